@@ -131,7 +131,7 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
         paced_ms = tracing::field::Empty,
     );
     // No timer covers the whole call: each step is bounded by the deadline itself (an
-    // attempt's timeout is capped to the time left, and reqwest's covers the body too; waits
+    // attempt's timeout is capped to the time left and covers its body too; waits
     // for budget or before a retry that would end after it are not made; a token request,
     // when one is needed, runs under it), which saves a timer per call.
     let started = (!span.is_disabled()).then(std::time::Instant::now);
@@ -369,10 +369,7 @@ async fn attempt(
     // Taken after the token: it masks that token too.
     let redactor = shared.tokens.redactor();
     let authorization = token.as_ref().map(|t| t.header()).or(unit_token);
-    let mut builder = shared
-        .http
-        .request(req.method.to_reqwest(), &req.url)
-        .timeout(deadline.cap(settings.attempt_timeout));
+    let mut builder = shared.http.request(req.method.to_reqwest(), &req.url);
     // The call's headers go straight into reqwest's (their values are shared, not copied),
     // except those the runtime sets itself, which replace any given.
     for (name, value) in &req.headers {
@@ -402,7 +399,11 @@ async fn attempt(
         builder = builder.body(body.clone());
     }
     let limit = settings.max_body_size;
-    let outcome = async {
+    // The attempt (answer and body) is bounded by tokio's timeout around it, kept inside this
+    // future: reqwest's own per-request timeout would box a timer for the answer and another
+    // for the body (four allocations a call).
+    let attempt_limit = deadline.cap(settings.attempt_timeout);
+    let outcome = tokio::time::timeout(attempt_limit, async {
         let mut response = builder.send().await?;
         let status = response.status().as_u16();
         let headers = std::mem::take(response.headers_mut());
@@ -414,9 +415,12 @@ async fn attempt(
         };
         let body = read_limited(response, read_limit, success).await?;
         Ok::<_, reqwest::Error>((status, headers, body))
-    }
+    })
     .await;
-    let (status, headers, body) = outcome.map_err(|e| Failed::sent(Error::from_reqwest(e)))?;
+    let (status, headers, body) = match outcome {
+        Ok(answer) => answer.map_err(|e| Failed::sent(Error::from_reqwest(e)))?,
+        Err(_elapsed) => return Err(Failed::sent(Error::Timeout)),
+    };
     span.record("status", status);
     if (200..300).contains(&status) {
         if body.exceeded {
