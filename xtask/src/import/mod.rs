@@ -341,7 +341,7 @@ fn load_docs(dir: &Path) -> Result<Option<BTreeMap<String, Document>>, String> {
 
 /// Each service of `api` whose provenance names a description file (`reference: <file> ...`):
 /// its name -> that file.
-fn service_files(api: &ruckus_codegen::spec::Api) -> BTreeMap<String, String> {
+pub(crate) fn service_files(api: &ruckus_codegen::spec::Api) -> BTreeMap<String, String> {
     api.services
         .iter()
         .filter_map(|s| {

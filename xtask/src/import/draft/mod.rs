@@ -59,6 +59,7 @@ pub fn draft<'v>(
     placement: &Placement,
 ) -> Drafted<'v> {
     let mut out = Drafted::default();
+    let services = crate::import::service_files(api);
     let skips = skips(areas);
     let mut ids = Ids::new(areas);
     let mut drafted_keys = BTreeSet::new();
@@ -103,7 +104,7 @@ pub fn draft<'v>(
             match operation(&route, id, api) {
                 Ok((mut op, request, response)) => out.ops.push(DraftOp {
                     op: {
-                        op.service = service_of(api, areas, &area, file);
+                        op.service = service_of(&services, areas, &area, file);
                         op
                     },
                     area,
@@ -231,19 +232,20 @@ fn operation<'v>(
 
 /// The service of a drafted operation where it is not its area's: the one whose provenance
 /// names the operation's description file (`reference: <file> ...`).
-fn service_of(api: &Api, areas: &[&Area], area: &str, file: &str) -> Option<String> {
-    let named = api.services.iter().find(|s| {
-        s.provenance
-            .as_deref()
-            .and_then(|p| p.strip_prefix("reference: "))
-            .and_then(|p| p.split_whitespace().next())
-            == Some(file)
-    })?;
+fn service_of(
+    services: &BTreeMap<String, String>,
+    areas: &[&Area],
+    area: &str,
+    file: &str,
+) -> Option<String> {
+    let named = services
+        .iter()
+        .find_map(|(service, f)| (f == file).then(|| service.clone()))?;
     let area_service = areas
         .iter()
         .find(|a| a.area == area)
         .and_then(|a| a.service.as_deref());
-    (area_service != Some(named.name.as_str())).then(|| named.name.clone())
+    (area_service != Some(named.as_str())).then_some(named)
 }
 
 /// The API's family for the error bodies the description shows, where its default family
