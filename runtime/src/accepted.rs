@@ -2,6 +2,7 @@
 //! it started, and the finished write ([`Completed`]).
 
 use std::fmt;
+use std::future::Future;
 use std::marker::PhantomData;
 use std::ops::Deref;
 
@@ -158,49 +159,55 @@ impl Request<'_> {
     /// request acts for (the one set with [`Request::tenant`], else the client's delegated
     /// tenant) and `activity`, the API's `GET .../activities/{requestId}`, to wait with
     /// ([`Accepted::wait`]).
-    pub async fn send_accepted<T: DeserializeOwned, A>(
+    pub fn send_accepted<T: DeserializeOwned, A>(
         self,
         activity: &'static Operation,
-    ) -> Result<Accepted<T, A>, Error> {
+    ) -> impl Future<Output = Result<Accepted<T, A>, Error>> {
         let client = self.client().clone();
         let tenant = self.acting_tenant();
-        let raw = self.send_raw().await?;
-        let body = raw.json::<T>()?;
-        let request_id = match serde_json::from_slice::<Value>(raw.body()) {
-            Ok(Value::Object(map)) => match map.get("requestId") {
-                Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
+        let sent = self.send_raw();
+        async move {
+            let raw = sent.await?;
+            let body = raw.json::<T>()?;
+            let request_id = match serde_json::from_slice::<Value>(raw.body()) {
+                Ok(Value::Object(map)) => match map.get("requestId") {
+                    Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
+                    _ => None,
+                },
                 _ => None,
-            },
-            _ => None,
-        };
-        let request_id = match request_id {
-            Some(id) => RequestId::Found(id),
-            None => RequestId::Missing(Box::new(raw)),
-        };
-        Ok(Accepted {
-            body,
-            request_id,
-            tenant,
-            client,
-            activity,
-            kind: PhantomData,
-        })
+            };
+            let request_id = match request_id {
+                Some(id) => RequestId::Found(id),
+                None => RequestId::Missing(Box::new(raw)),
+            };
+            Ok(Accepted {
+                body,
+                request_id,
+                tenant,
+                client,
+                activity,
+                kind: PhantomData,
+            })
+        }
     }
 
     /// Sends an asynchronous request and waits for it to finish:
     /// [`send_accepted`](Self::send_accepted), then [`Accepted::wait`] (polling as the same
     /// tenant as this request). Returns the decoded answer with the finished activity; an
     /// answer without a string `requestId` is an [`Error::Decode`] keeping the body.
-    pub async fn send_and_wait<T: DeserializeOwned, A: DeserializeOwned>(
+    pub fn send_and_wait<T: DeserializeOwned, A: DeserializeOwned>(
         self,
         activity: &'static Operation,
         options: &WaitOptions,
-    ) -> Result<Completed<T, A>, Error> {
-        let accepted = self.send_accepted::<T, A>(activity).await?;
-        let activity = accepted.wait(options).await?;
-        Ok(Completed {
-            accepted: accepted.into_inner(),
-            activity,
-        })
+    ) -> impl Future<Output = Result<Completed<T, A>, Error>> {
+        let accepted = self.send_accepted::<T, A>(activity);
+        async move {
+            let accepted = accepted.await?;
+            let activity = accepted.wait(options).await?;
+            Ok(Completed {
+                accepted: accepted.into_inner(),
+                activity,
+            })
+        }
     }
 }

@@ -274,7 +274,7 @@ impl TokenSource {
                 retry_after: None,
             }
         };
-        let response = request.body(form).send().await.map_err(transport)?;
+        let mut response = request.body(form).send().await.map_err(transport)?;
         let status = response.status().as_u16();
         if (300..400).contains(&status) {
             return Err(Refusal::last(auth_error(
@@ -288,7 +288,7 @@ impl TokenSource {
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| parse_retry_after(v, SystemTime::now()));
-        let body = read_limited(response, TOKEN_BODY_LIMIT, false)
+        let body = read_limited(&mut response, TOKEN_BODY_LIMIT, false)
             .await
             .map_err(transport)?;
         if !(200..300).contains(&status) {

@@ -15,7 +15,7 @@ pub(crate) struct Limited {
 /// `stop_early`, a `Content-Length` over the limit stops before anything is
 /// read; otherwise the first `limit` bytes are kept.
 pub(crate) async fn read_limited(
-    mut response: reqwest::Response,
+    response: &mut reqwest::Response,
     limit: usize,
     stop_early: bool,
 ) -> Result<Limited, reqwest::Error> {

@@ -10,7 +10,7 @@ use crate::config::{Config, Region};
 use crate::error::Error;
 use crate::operation::{Api, AuthSettings};
 use crate::pacing::Pacer;
-use crate::path::check_base_url;
+use crate::path::{BaseUrl, check_base_url};
 use crate::redact::Redactor;
 use crate::tenant::{Tenant, check_tenant_id};
 use crate::tls::ensure_crypto_provider;
@@ -42,7 +42,7 @@ pub(crate) struct Shared {
     /// The rate-limit buckets, per (service, tenant).
     pub(crate) pacer: Pacer,
     /// Base URLs resolved so far, by the address of their (static) API.
-    base_urls: RwLock<Vec<(usize, Arc<str>)>>,
+    base_urls: RwLock<Vec<(usize, BaseUrl)>>,
 }
 
 impl Client {
@@ -152,24 +152,24 @@ impl Client {
         self.shared.config.resolve_base_url(api)
     }
 
-    /// Calls `f` with [`base_url`](Self::base_url), resolved once per API.
-    pub(crate) fn with_base_url<T>(&self, api: &'static Api, f: impl FnOnce(&str) -> T) -> T {
+    /// Calls `f` with [`base_url`](Self::base_url), resolved and parsed once per API.
+    pub(crate) fn with_base_url<T>(&self, api: &'static Api, f: impl FnOnce(&BaseUrl) -> T) -> T {
         let key = std::ptr::from_ref(api) as usize;
         let shared = &self.shared;
-        {
-            // Used under the read lock: no reference count of a shared string changes per call.
-            let known = shared.base_urls.read().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, url)) = known.iter().find(|(k, _)| *k == key) {
-                return f(url);
+        loop {
+            {
+                // Used under the read lock: no reference count changes per call.
+                let known = shared.base_urls.read().unwrap_or_else(|e| e.into_inner());
+                if let Some((_, url)) = known.iter().find(|(k, _)| *k == key) {
+                    return f(url);
+                }
+            }
+            let url = BaseUrl::new(shared.config.resolve_base_url(api));
+            let mut known = shared.base_urls.write().unwrap_or_else(|e| e.into_inner());
+            if !known.iter().any(|(k, _)| *k == key) {
+                known.push((key, url));
             }
         }
-        let url: Arc<str> = shared.config.resolve_base_url(api).into();
-        let mut known = shared.base_urls.write().unwrap_or_else(|e| e.into_inner());
-        if !known.iter().any(|(k, _)| *k == key) {
-            known.push((key, url.clone()));
-        }
-        drop(known);
-        f(&url)
     }
 
     /// The redactor of every live secret of this client (see

@@ -38,7 +38,7 @@ pub(crate) struct CallOptions {
 /// `Authorization` header.
 pub(crate) struct Prepared {
     pub(crate) method: Method,
-    pub(crate) url: String,
+    pub(crate) url: reqwest::Url,
     /// The caller's own headers (`Request::header`); `accept`, `content_type`, the tenant
     /// header and the runtime's own replace any of the same name.
     pub(crate) headers: HeaderMap,
@@ -104,7 +104,7 @@ struct Settings<'a> {
 /// Sends `req`, repeating it as the retry policy allows and once more with a
 /// fresh token after a `401`, all within the call's deadline, inside a
 /// `ruckus_one.call` span.
-pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawResponse, Error> {
+pub(crate) async fn execute(client: &Client, req: &Prepared) -> Result<RawResponse, Error> {
     let config = &client.shared().config;
     let deadline = Deadline::after(req.options.call_timeout.unwrap_or(config.call_timeout));
     let settings = Settings {
@@ -135,7 +135,7 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
     // for budget or before a retry that would end after it are not made; a token request,
     // when one is needed, runs under it), which saves a timer per call.
     let started = (!span.is_disabled()).then(std::time::Instant::now);
-    let result = attempts(client, &req, &settings, &deadline, &span)
+    let result = attempts(client, req, &settings, &deadline, &span)
         .instrument(span.clone())
         .await;
     if let Some(started) = started {
@@ -356,9 +356,11 @@ async fn attempt(
     let token = match (unit_token, shared.tokens.cached()) {
         (Some(_), _) => None,
         (None, Some(token)) => Some(token),
+        // Boxed: a token request is rare, and its future (a whole call of its own, with
+        // retries) would otherwise double the size of every call's future, which is copied
+        // and touched on every call.
         (None, None) => Some(
-            deadline
-                .run(shared.tokens.get(&shared.http, deadline, settings.policy))
+            Box::pin(deadline.run(shared.tokens.get(&shared.http, deadline, settings.policy)))
                 .await
                 .map_err(|error| Failed {
                     no_token: true,
@@ -369,7 +371,9 @@ async fn attempt(
     // Taken after the token: it masks that token too.
     let redactor = shared.tokens.redactor();
     let authorization = token.as_ref().map(|t| t.header()).or(unit_token);
-    let mut builder = shared.http.request(req.method.to_reqwest(), &req.url);
+    let mut builder = shared
+        .http
+        .request(req.method.to_reqwest(), req.url.clone());
     // The call's headers go straight into reqwest's (their values are shared, not copied),
     // except those the runtime sets itself, which replace any given.
     for (name, value) in &req.headers {
@@ -403,8 +407,10 @@ async fn attempt(
     // future: reqwest's own per-request timeout would box a timer for the answer and another
     // for the body (four allocations a call).
     let attempt_limit = deadline.cap(settings.attempt_timeout);
+    // Sent now: the future below holds reqwest's small pending call, not the request builder.
+    let pending = builder.send();
     let outcome = tokio::time::timeout(attempt_limit, async {
-        let mut response = builder.send().await?;
+        let mut response = pending.await?;
         let status = response.status().as_u16();
         let headers = std::mem::take(response.headers_mut());
         let success = (200..300).contains(&status);
@@ -413,7 +419,7 @@ async fn attempt(
         } else {
             limit.min(MAX_ERROR_BODY_SIZE)
         };
-        let body = read_limited(response, read_limit, success).await?;
+        let body = read_limited(&mut response, read_limit, success).await?;
         Ok::<_, reqwest::Error>((status, headers, body))
     })
     .await;

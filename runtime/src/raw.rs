@@ -1,6 +1,7 @@
 //! Calling an endpoint the generated client does not describe.
 
 use std::fmt::Display;
+use std::future::Future;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -143,29 +144,29 @@ impl<'a> RawRequest<'a> {
 
     /// Sends the request and decodes the JSON success body into `T`; an
     /// empty body is decoded as JSON `null`.
-    pub async fn send_json<T: DeserializeOwned>(self) -> Result<T, Error> {
-        self.inner.send_json().await
+    pub fn send_json<T: DeserializeOwned>(self) -> impl Future<Output = Result<T, Error>> {
+        self.inner.send_json()
     }
 
     /// Sends the request and returns the success body as bytes.
-    pub async fn send_bytes(self) -> Result<Bytes, Error> {
-        self.inner.send_bytes().await
+    pub fn send_bytes(self) -> impl Future<Output = Result<Bytes, Error>> {
+        self.inner.send_bytes()
     }
 
     /// Sends the request and returns the success body as text; a body that
     /// is not UTF-8 is an [`Error::Decode`].
-    pub async fn send_text(self) -> Result<String, Error> {
-        self.inner.send_text().await
+    pub fn send_text(self) -> impl Future<Output = Result<String, Error>> {
+        self.inner.send_text()
     }
 
     /// Sends the request and ignores the success body.
-    pub async fn send_empty(self) -> Result<(), Error> {
-        self.inner.send_empty().await
+    pub fn send_empty(self) -> impl Future<Output = Result<(), Error>> {
+        self.inner.send_empty()
     }
 
     /// Sends the request and returns the success status, headers and body.
-    pub async fn send_raw(self) -> Result<RawResponse, Error> {
-        self.inner.send_raw().await
+    pub fn send_raw(self) -> impl Future<Output = Result<RawResponse, Error>> {
+        self.inner.send_raw()
     }
 
     /// Time allowed for this whole call (see [`Request::timeout`]).
@@ -189,56 +190,58 @@ impl<'a> RawRequest<'a> {
 
     /// Sends the request and returns the body decoded by `decode` with the
     /// answer's status and headers (see [`Request::send_with_meta`]).
-    pub async fn send_with_meta<T, F>(self, decode: F) -> Result<Response<T>, Error>
+    pub fn send_with_meta<T, F>(self, decode: F) -> impl Future<Output = Result<Response<T>, Error>>
     where
         F: FnOnce(&RawResponse) -> Result<T, Error>,
     {
-        self.inner.send_with_meta(decode).await
+        self.inner.send_with_meta(decode)
     }
 
     /// [`send_json`](Self::send_json) with the answer's status, headers and
     /// request id.
-    pub async fn send_json_with_response<T: DeserializeOwned>(self) -> Result<Response<T>, Error> {
-        self.inner.send_json_with_response().await
+    pub fn send_json_with_response<T: DeserializeOwned>(
+        self,
+    ) -> impl Future<Output = Result<Response<T>, Error>> {
+        self.inner.send_json_with_response()
     }
 
     /// [`send_text`](Self::send_text) with the answer's status, headers and
     /// request id.
-    pub async fn send_text_with_response(self) -> Result<Response<String>, Error> {
-        self.inner.send_text_with_response().await
+    pub fn send_text_with_response(self) -> impl Future<Output = Result<Response<String>, Error>> {
+        self.inner.send_text_with_response()
     }
 
     /// [`send_bytes`](Self::send_bytes) with the answer's status, headers
     /// and request id.
-    pub async fn send_bytes_with_response(self) -> Result<Response<Bytes>, Error> {
-        self.inner.send_bytes_with_response().await
+    pub fn send_bytes_with_response(self) -> impl Future<Output = Result<Response<Bytes>, Error>> {
+        self.inner.send_bytes_with_response()
     }
 
     /// [`send_empty`](Self::send_empty) with the answer's status, headers
     /// and request id.
-    pub async fn send_empty_with_response(self) -> Result<Response<()>, Error> {
-        self.inner.send_empty_with_response().await
+    pub fn send_empty_with_response(self) -> impl Future<Output = Result<Response<()>, Error>> {
+        self.inner.send_empty_with_response()
     }
 
     /// Sends an asynchronous request and keeps what it takes to wait for
     /// it, as [`Request::send_accepted`] does: [`Accepted::wait`] polls
     /// `activity` as the tenant of this request.
-    pub async fn send_accepted<T: DeserializeOwned, A>(
+    pub fn send_accepted<T: DeserializeOwned, A>(
         self,
         activity: &'static Operation,
-    ) -> Result<Accepted<T, A>, Error> {
-        self.inner.send_accepted(activity).await
+    ) -> impl Future<Output = Result<Accepted<T, A>, Error>> {
+        self.inner.send_accepted(activity)
     }
 
     /// Sends an asynchronous request and waits for its activity, as
     /// [`Request::send_and_wait`] does (polling `activity` for the same
     /// tenant as this request): the answer decoded as `T` with the
     /// activity decoded as `A`.
-    pub async fn send_and_wait<T: DeserializeOwned, A: DeserializeOwned>(
+    pub fn send_and_wait<T: DeserializeOwned, A: DeserializeOwned>(
         self,
         activity: &'static Operation,
         options: &WaitOptions,
-    ) -> Result<Completed<T, A>, Error> {
-        self.inner.send_and_wait(activity, options).await
+    ) -> impl Future<Output = Result<Completed<T, A>, Error>> {
+        self.inner.send_and_wait(activity, options)
     }
 }

@@ -28,6 +28,9 @@ use crate::tenant::Tenant;
 /// method as [`Error::InvalidRequest`] (an invalid tenant id as
 /// [`Error::InvalidTenantId`]), without sending anything.
 ///
+/// A `send_*` method prepares the call at once (URL, headers, body) and returns a future that
+/// sends it when awaited; the future does not keep the request, only what it sends.
+///
 /// Headers managed by the runtime (`Authorization`, `Accept`,
 /// `Content-Type` of a body, the tenant header when a tenant is set) replace
 /// any value of the same name given with [`Request::header`].
@@ -306,25 +309,29 @@ impl<'a> Request<'a> {
 
     /// Sends the request and decodes the JSON success body into `T`. An empty
     /// body is decoded as JSON `null` (so `()` and `Option<_>` accept it).
-    pub async fn send_json<T: DeserializeOwned>(self) -> Result<T, Error> {
-        self.send_boxed().await?.json()
+    pub fn send_json<T: DeserializeOwned>(self) -> impl Future<Output = Result<T, Error>> {
+        let sent = self.send_boxed();
+        async move { sent.await?.json() }
     }
 
     /// Sends the request and ignores the success body.
-    pub async fn send_empty(self) -> Result<(), Error> {
-        self.send_boxed().await.map(drop)
+    pub fn send_empty(self) -> impl Future<Output = Result<(), Error>> {
+        let sent = self.send_boxed();
+        async move { sent.await.map(drop) }
     }
 
     /// Sends the request and returns the success body as bytes.
-    pub async fn send_bytes(self) -> Result<Bytes, Error> {
-        self.send_boxed().await.map(RawResponse::into_body)
+    pub fn send_bytes(self) -> impl Future<Output = Result<Bytes, Error>> {
+        let sent = self.send_boxed();
+        async move { sent.await.map(RawResponse::into_body) }
     }
 
     /// Sends the request and returns the success body as text (for example
     /// `text/csv`). A body that is not valid UTF-8 is an [`Error::Decode`]
     /// keeping the status, request id and bytes.
-    pub async fn send_text(self) -> Result<String, Error> {
-        self.send_boxed().await?.text()
+    pub fn send_text(self) -> impl Future<Output = Result<String, Error>> {
+        let sent = self.send_boxed();
+        async move { sent.await?.text() }
     }
 
     /// Sends the request and returns the body decoded by `decode` together
@@ -339,37 +346,42 @@ impl<'a> Request<'a> {
     /// println!("{} bytes, request id {:?}", response.body(), response.request_id());
     /// # Ok(()) }
     /// ```
-    pub async fn send_with_meta<T, F>(self, decode: F) -> Result<Response<T>, Error>
+    pub fn send_with_meta<T, F>(self, decode: F) -> impl Future<Output = Result<Response<T>, Error>>
     where
         F: FnOnce(&RawResponse) -> Result<T, Error>,
     {
-        let raw = self.send_boxed().await?;
-        let body = decode(&raw)?;
-        Ok(raw.with_body(body))
+        let sent = self.send_boxed();
+        async move {
+            let raw = sent.await?;
+            let body = decode(&raw)?;
+            Ok(raw.with_body(body))
+        }
     }
 
     /// [`send_json`](Self::send_json) with the answer's status, headers and
     /// request id.
-    pub async fn send_json_with_response<T: DeserializeOwned>(self) -> Result<Response<T>, Error> {
-        self.send_with_meta(RawResponse::json).await
+    pub fn send_json_with_response<T: DeserializeOwned>(
+        self,
+    ) -> impl Future<Output = Result<Response<T>, Error>> {
+        self.send_with_meta(RawResponse::json)
     }
 
     /// [`send_text`](Self::send_text) with the answer's status, headers and
     /// request id.
-    pub async fn send_text_with_response(self) -> Result<Response<String>, Error> {
-        self.send_with_meta(RawResponse::text).await
+    pub fn send_text_with_response(self) -> impl Future<Output = Result<Response<String>, Error>> {
+        self.send_with_meta(RawResponse::text)
     }
 
     /// [`send_bytes`](Self::send_bytes) with the answer's status, headers
     /// and request id.
-    pub async fn send_bytes_with_response(self) -> Result<Response<Bytes>, Error> {
-        self.send_with_meta(|raw| Ok(raw.body().clone())).await
+    pub fn send_bytes_with_response(self) -> impl Future<Output = Result<Response<Bytes>, Error>> {
+        self.send_with_meta(|raw| Ok(raw.body().clone()))
     }
 
     /// [`send_empty`](Self::send_empty) with the answer's status, headers
     /// and request id.
-    pub async fn send_empty_with_response(self) -> Result<Response<()>, Error> {
-        self.send_with_meta(|_| Ok(())).await
+    pub fn send_empty_with_response(self) -> impl Future<Output = Result<Response<()>, Error>> {
+        self.send_with_meta(|_| Ok(()))
     }
 
     /// Time allowed for this whole call (token request, attempts and waits
@@ -394,8 +406,8 @@ impl<'a> Request<'a> {
     }
 
     /// Sends the request and returns the success status, headers and body.
-    pub async fn send_raw(self) -> Result<RawResponse, Error> {
-        self.send_boxed().await
+    pub fn send_raw(self) -> impl Future<Output = Result<RawResponse, Error>> {
+        self.send_boxed()
     }
 
     /// The client the request is sent with.
@@ -442,13 +454,17 @@ impl<'a> Request<'a> {
         }
     }
 
-    /// The one non-generic path every `send_*` goes through.
+    /// The one non-generic path every `send_*` goes through. The request is prepared before
+    /// the future is made, and the future borrows it: it is copied into the boxed future once,
+    /// and neither the request nor its prepared form is kept twice in that future (a future's
+    /// size is copied and touched on every call).
     fn send_boxed(self) -> SendFuture<'a> {
         let client = self.client;
-        Box::pin(async move {
-            let prepared = self.prepare()?;
-            execute(client, prepared).await
-        })
+        let prepared = match self.prepare() {
+            Ok(prepared) => prepared,
+            Err(error) => return Box::pin(std::future::ready(Err(error))),
+        };
+        Box::pin(async move { execute(client, &prepared).await })
     }
 
     fn prepare(self) -> Result<Prepared, Error> {
@@ -484,13 +500,10 @@ impl<'a> Request<'a> {
                 None,
             ),
         };
-        let mut url = self.client.with_base_url(api, |base| {
-            path::join_with_room(base, &self.path, self.query.len() + 1)
-        });
-        if !self.query.is_empty() {
-            url.push(if url.contains('?') { '&' } else { '?' });
-            url.push_str(&self.query);
-        }
+        let url = self
+            .client
+            .with_base_url(api, |base| base.request_url(&self.path, &self.query))
+            .map_err(Error::invalid)?;
         let (content_type, body) = body_with_type(self.body, declared)?;
         let tenant = self.tenant.or_else(|| self.client.tenant().cloned());
         // `Accept`, `Content-Type` and the tenant header stay apart from the caller's headers
