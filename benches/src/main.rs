@@ -3,7 +3,8 @@
 //! client and hand-written `reqwest` + `serde_json` calls (decoding into the same generated
 //! types) make the same calls, alternately, several runs each.
 //!
-//! Usage: `ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]`. Prints tab-separated rows
+//! Usage: `ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]` (or `profile`, see
+//! `options.rs`). Prints tab-separated rows
 //! (`row`, benchmark, measure, median, min, max, unit, target) that `cargo xtask bench` turns
 //! into its Markdown table; progress goes to stderr. Exits with an error when a correctness
 //! check fails (1,000 concurrent first calls must make exactly one token request).
@@ -39,6 +40,9 @@ fn main() -> ExitCode {
         .build()
         .expect("client runtime");
     let result = runtime.block_on(async {
+        if let Some(profile) = &options.profile {
+            return runtime::profile(&server, profile).await;
+        }
         if options.runtime {
             runtime::runtime_bench(&server, &options).await?;
         }

@@ -1,4 +1,5 @@
-//! The command line: `ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]`.
+//! The command line: `ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]`, or
+//! `ruckus-one-bench profile SCENARIO CLIENT CALLS` for a profiler.
 
 pub struct Options {
     pub quick: bool,
@@ -6,6 +7,38 @@ pub struct Options {
     pub runtime: bool,
     pub paging: bool,
     pub msp: bool,
+    /// `profile`: only these sequential calls, no figures (see [`Profile`]).
+    pub profile: Option<Profile>,
+}
+
+/// `profile SCENARIO CLIENT CALLS`: one client makes `CALLS` sequential calls of one scenario
+/// of the runtime part (`empty`, `ap` or `page`) and nothing else runs, so that a profiler
+/// (`valgrind --tool=callgrind`, `perf record`) sees one client's cost per call, to compare
+/// with the other's.
+pub struct Profile {
+    pub scenario: String,
+    /// `generated` or `hand`.
+    pub client: String,
+    pub calls: usize,
+}
+
+const USAGE: &str = "usage: ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]\n       \
+    ruckus-one-bench profile empty|ap|page generated|hand CALLS";
+
+fn profile(args: &[String]) -> Result<Profile, String> {
+    match args {
+        [scenario, client, calls]
+            if ["empty", "ap", "page"].contains(&scenario.as_str())
+                && ["generated", "hand"].contains(&client.as_str()) =>
+        {
+            Ok(Profile {
+                scenario: scenario.clone(),
+                client: client.clone(),
+                calls: calls.parse().map_err(|_| USAGE.to_owned())?,
+            })
+        }
+        _ => Err(USAGE.to_owned()),
+    }
 }
 
 pub fn parse(args: &[String]) -> Result<Options, String> {
@@ -15,7 +48,12 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         runtime: false,
         paging: false,
         msp: false,
+        profile: None,
     };
+    if args.first().map(String::as_str) == Some("profile") {
+        options.profile = Some(profile(&args[1..])?);
+        return Ok(options);
+    }
     let mut runs = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -33,9 +71,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "paging" => options.paging = true,
             "msp" => options.msp = true,
             other => {
-                return Err(format!(
-                    "unknown argument `{other}`\nusage: ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]"
-                ));
+                return Err(format!("unknown argument `{other}`\n{USAGE}"));
             }
         }
     }

@@ -185,6 +185,34 @@ pub async fn runtime_bench(server: &Server, options: &Options) -> Result<(), Fai
     Ok(())
 }
 
+/// `profile`: one client's sequential calls of one scenario, after two warm-up calls (the
+/// connection and the token), for a profiler to count.
+pub async fn profile(server: &Server, profile: &crate::options::Profile) -> Result<(), Failure> {
+    let base = server.url();
+    let calls = profile.calls;
+    match (profile.scenario.as_str(), profile.client.as_str()) {
+        ("empty", "generated") => {
+            sequential(clients::generated(&base), generated_empty, calls).await
+        }
+        ("ap", "generated") => sequential(clients::generated(&base), generated_ap, calls).await,
+        ("page", "generated") => sequential(clients::generated(&base), generated_page, calls).await,
+        ("empty", _) => sequential(Hand::connect(&base).await?, hand_empty, calls).await,
+        ("ap", _) => sequential(Hand::connect(&base).await?, hand_ap, calls).await,
+        _ => sequential(Hand::connect(&base).await?, hand_page, calls).await,
+    }
+}
+
+async fn sequential<C: Send + Sync + 'static>(
+    client: C,
+    call: Call<C>,
+    calls: usize,
+) -> Result<(), Failure> {
+    let client = Arc::new(client);
+    load(&client, call, 1, 2).await?;
+    load(&client, call, 1, calls).await?;
+    Ok(())
+}
+
 /// Allocations per call of each client (the server's included, the same for both), over
 /// sequential calls: a figure the machine's load does not move.
 async fn allocations(
