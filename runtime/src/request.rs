@@ -599,16 +599,10 @@ fn media_type_value(value: &str, what: &str) -> Result<HeaderValue, Error> {
 }
 
 /// [`media_type_value`] of a static media type (those of generated operations), without
-/// copying it: checked here as `HeaderValue::from_static` would, so that it cannot panic.
+/// copying it and checked once.
 fn static_media_type_value(value: &'static str, what: &str) -> Result<HeaderValue, Error> {
-    if value
-        .bytes()
-        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
-    {
-        Ok(HeaderValue::from_static(value))
-    } else {
-        media_type_value(value, what)
-    }
+    HeaderValue::from_maybe_shared(Bytes::from_static(value.as_bytes()))
+        .map_err(|_| Error::invalid(format!("invalid {what} media type `{value}`")))
 }
 
 impl std::fmt::Debug for Request<'_> {
