@@ -110,6 +110,9 @@ pub enum Role {
     Create,
     List,
     Query,
+    /// A query over the family's collections of every parent (`/venues/aps/query` over
+    /// `/venues/{venueId}/aps`).
+    QueryAcross,
     Read,
     Replace,
     Merge,

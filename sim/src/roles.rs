@@ -97,12 +97,59 @@ pub fn run(call: &Call<'_>, state: &mut State) -> Result<Option<Value>, Refusal>
             };
             Ok(Some(page(call.route, &ask, all)))
         }
+        Role::QueryAcross => {
+            let all = across(call, state);
+            Ok(Some(page(call.route, &Ask::from_body(call.body), all)))
+        }
         Role::SettingsRead => Ok(settings(call, state).get(&settings_key(call)).cloned()),
         Role::SettingsWrite => Ok(Some(write_settings(call, state))),
         Role::ActivityRead => activity(call, state).map(Some),
         Role::ActivityQuery => Ok(Some(activity_page(call, state))),
         Role::Canned => Ok(None),
     }
+}
+
+/// Every object of the family under every parent, parents in order of their ids, each object
+/// with its parents' ids under their path parameter names when it lacks them (inferred: the
+/// service's cross-venue rows carry their `venueId`, and queries filter by it).
+fn across(call: &Call<'_>, state: &mut State) -> Vec<Value> {
+    let family = &call.route.family;
+    let parent_names: Vec<&str> = call
+        .table
+        .routes
+        .iter()
+        .filter(|r| &r.family == family)
+        .find_map(|r| match r.role {
+            Role::Create | Role::List | Role::Query => Some(&r.path_params[..]),
+            _ if is_item(r.role) => r.path_params.split_last().map(|(_, p)| p),
+            _ => None,
+        })
+        .unwrap_or_default()
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let prefix = format!("{}:{family}|", call.api);
+    let collections = &state.tenant(call.tenant).collections;
+    let mut parents: Vec<(&str, &IndexMap<String, Value>)> = collections
+        .iter()
+        .filter_map(|(key, items)| Some((key.strip_prefix(&prefix)?, items)))
+        .collect();
+    parents.sort_by(|a, b| a.0.cmp(b.0));
+    let mut all = Vec::new();
+    for (ids, items) in parents {
+        let ids: Vec<&str> = ids.split('/').collect();
+        for item in items.values() {
+            let mut item = item.clone();
+            if let (Value::Object(obj), true) = (&mut item, ids.len() == parent_names.len()) {
+                for (name, id) in parent_names.iter().zip(&ids) {
+                    obj.entry(*name)
+                        .or_insert_with(|| Value::String((*id).to_owned()));
+                }
+            }
+            all.push(item);
+        }
+    }
+    all
 }
 
 fn items<'s>(call: &Call<'_>, state: &'s mut State) -> Option<&'s IndexMap<String, Value>> {

@@ -7,26 +7,29 @@
 //! ```text
 //! cargo run -p ruckus-one-tests --example list_aps [-- --dry-run]
 //! ```
+//!
+//! With `--dry-run` it runs against the simulator, seeded with five APs in three venues: the
+//! cross-venue query answers from the APs of every venue.
 
 mod support;
 
 use futures_util::StreamExt;
 use ruckus_one::network::{QueryRequest, SortOrder};
+use ruckus_one_sim::Simulator;
 use serde_json::{Value, json};
 use support::Target;
-use wiremock::matchers::{body_partial_json, header, method, path};
-use wiremock::{Mock, MockServer};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let target = Target::choose().await;
-    if let Some(server) = target.fake() {
-        fake_ap_pages(server).await;
+    let target = Target::choose_simulated().await;
+    if let Some(sim) = target.simulator() {
+        seed_aps(sim)?;
     }
     let client = target.client()?;
 
-    // Small pages against the fake so that paging shows; the service accepts much larger ones.
-    let page_size = if target.fake().is_some() { 2 } else { 100 };
+    // Small pages against the simulator so that paging shows; the service accepts much larger
+    // ones.
+    let page_size = if target.simulator().is_some() { 2 } else { 100 };
     let mut query = QueryRequest::new();
     query.page_size = Some(page_size);
     query.sort_field = Some("name".to_owned());
@@ -62,45 +65,33 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!("list_aps: {aps} APs on {page_count} pages");
+    if target.simulator().is_some() {
+        assert_eq!((aps, page_count), (5, 3), "every seeded AP, two per page");
+    }
 
     target.finish().await;
     Ok(())
 }
 
-/// Three pages of 2, 2 and 1 APs; each must be asked for exactly once, with its page number.
-async fn fake_ap_pages(server: &MockServer) {
-    let ap = |serial: &str, name: &str, model: &str, venue: &str| {
-        json!({
+/// Five APs in three venues of the simulator's tenant, as `POST /venues/{venueId}/aps` would
+/// have created them.
+fn seed_aps(sim: &Simulator) -> Result<(), String> {
+    let aps = [
+        ("head-office", "302139001101", "Atrium-1", "R770"),
+        ("head-office", "302139001102", "Atrium-2", "R770"),
+        ("lab", "432204002201", "Lab-East", "R670"),
+        ("lab", "432204002202", "Lab-West", "R670"),
+        ("depot", "972301003301", "Warehouse", "T670"),
+    ];
+    for (venue, serial, name, model) in aps {
+        let ap = json!({
             "serialNumber": serial,
             "name": name,
             "model": model,
             "venueName": venue,
             "status": "2_00_Operational"
-        })
-    };
-    let pages = [
-        vec![
-            ap("302139001101", "Atrium-1", "R770", "Head office"),
-            ap("302139001102", "Atrium-2", "R770", "Head office"),
-        ],
-        vec![
-            ap("432204002201", "Lab-East", "R670", "Lab"),
-            ap("432204002202", "Lab-West", "R670", "Lab"),
-        ],
-        vec![ap("972301003301", "Warehouse", "T670", "Depot")],
-    ];
-    for (number, rows) in (1..).zip(pages) {
-        Mock::given(method("POST"))
-            .and(path("/venues/aps/query"))
-            .and(header("authorization", "Bearer example-access-token"))
-            .and(header("content-type", "application/vnd.ruckus.v1+json"))
-            .and(body_partial_json(json!({"page": number, "pageSize": 2})))
-            .respond_with(support::ok_v1(
-                json!({"totalCount": 5, "page": number, "data": rows}),
-            ))
-            .expect(1)
-            .named(format!("AP query, page {number}"))
-            .mount(server)
-            .await;
+        });
+        sim.insert(&sim.tenant_id(), &format!("/venues/{venue}/aps"), ap)?;
     }
+    Ok(())
 }

@@ -343,3 +343,59 @@ async fn injected_faults_are_retried_by_the_client() {
         .collect();
     assert_eq!(statuses[..2], [503, 200]);
 }
+
+/// The cross-venue AP query (`POST /venues/aps/query`) answers from the APs created under each
+/// venue (`POST /venues/{venueId}/aps`): every venue's, paged, each row with its `venueId`, and
+/// filtered by it.
+#[tokio::test]
+async fn the_cross_venue_ap_query_sees_the_aps_of_every_venue() {
+    use futures_util::StreamExt;
+    use ruckus_one::network::common::ApCreation;
+
+    let sim = sim_with(SimConfig::default().activity_duration(Duration::ZERO)).await;
+    let client = client_for(&sim);
+    let aps = client.network().wireless_aps();
+    for (venue, serial) in [
+        ("v1", "302139000001"),
+        ("v2", "302139000002"),
+        ("v1", "302139000003"),
+    ] {
+        let ap = ApCreation::new(format!("AP {serial}"), serial.to_owned());
+        aps.create_venue_ap(venue, &ap)
+            .send_and_wait(&quick())
+            .await
+            .expect("AP created");
+    }
+    let mut query = QueryRequest::new();
+    query.page_size = Some(2);
+    query.sort_field = Some("serialNumber".to_owned());
+    let mut pages = aps.query_venue_aps(&query).pages();
+    let mut rows = Vec::new();
+    while let Some(page) = pages.next().await {
+        let page = page.expect("page");
+        assert_eq!(page.total_count, Some(3));
+        rows.extend(page.data.unwrap_or_default());
+    }
+    let seen: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|row| {
+            let field = |name| row.get(name).and_then(Value::as_str).unwrap_or("?");
+            (field("serialNumber"), field("venueId"))
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("302139000001", "v1"),
+            ("302139000002", "v2"),
+            ("302139000003", "v1")
+        ]
+    );
+
+    query.page_size = Some(10);
+    query.filters = Some(json!({ "venueId": ["v2"] }));
+    let page = aps.query_venue_aps(&query).send().await.expect("filtered");
+    let data = page.data.unwrap_or_default();
+    assert_eq!(data.len(), 1, "{data:?}");
+    assert_eq!(data[0]["serialNumber"], "302139000002");
+}

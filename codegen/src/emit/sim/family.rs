@@ -3,7 +3,9 @@
 //! query path (`.../query`). The simulator keeps state for a family that something creates (a
 //! `POST` on the collection, or a `PUT` on an item that nothing else creates: an activation, a
 //! membership); a collection with `GET` and `PUT`/`PATCH` and nothing creating in it is a
-//! settings document. Everything else is answered from the schemas (canned).
+//! settings document. A query of a path that is a stateful family's with its placeholders left
+//! out (`/venues/aps/query` for `/venues/{}/aps`) queries that family across all its parents
+//! (the service's cross-venue views). Everything else is answered from the schemas (canned).
 
 use crate::ir::{ApiIr, BodyKind, Method, OpIr, TypeRef};
 use std::collections::BTreeMap;
@@ -14,6 +16,8 @@ pub(super) enum Role {
     Create,
     List,
     Query,
+    /// A query over every parent's collection of the family.
+    QueryAcross,
     Read,
     Replace,
     Merge,
@@ -33,6 +37,7 @@ impl Role {
             Role::Create => "create",
             Role::List => "list",
             Role::Query => "query",
+            Role::QueryAcross => "query_across",
             Role::Read => "read",
             Role::Replace => "replace",
             Role::Merge => "merge",
@@ -123,13 +128,37 @@ pub(super) fn roles(api: &ApiIr) -> BTreeMap<String, (String, Role)> {
             } else {
                 role(op, &s, f)
             };
+            if role == Role::Canned
+                && s.query
+                && let Some(family) = across(&facts, &s.collection)
+            {
+                return (op.id.clone(), (family, Role::QueryAcross));
+            }
             (op.id.clone(), (s.collection, role))
         })
         .collect()
 }
 
+/// The one stateful family whose path, without its placeholders, is `collection`.
+fn across(facts: &BTreeMap<String, Facts>, collection: &str) -> Option<String> {
+    let mut found = facts.iter().filter(|(family, f)| {
+        family.contains("{}") && family.replace("/{}", "") == collection && f.stateful()
+    });
+    match (found.next(), found.next()) {
+        (Some((family, _)), None) => Some(family.clone()),
+        _ => None,
+    }
+}
+
+impl Facts {
+    /// Something creates in the collection and reads it, or its items are put one by one.
+    fn stateful(&self) -> bool {
+        (self.create && self.members) || self.item_put
+    }
+}
+
 fn role(op: &OpIr, s: &Shape, f: &Facts) -> Role {
-    let stateful = (f.create && f.members) || f.item_put;
+    let stateful = f.stateful();
     if s.query {
         return if stateful { Role::Query } else { Role::Canned };
     }
