@@ -19,8 +19,9 @@ use crate::operation::{LimitScope, RateLimit, Service};
 ///
 /// On by default: calls to a service that publishes a per-tenant limit (for example the Wi-Fi
 /// service, 200 calls at once and 100 more per second; the switch service, 20 and 10) are spaced
-/// so that each tenant stays within `headroom` (95 %) of it. Limits counted per property or
-/// workflow are not paced.
+/// so that each tenant stays within `headroom` (95 %) of it, less a reserve for calls that reach
+/// the service bunched ([`jitter`](Pacing::jitter)). Limits counted per property or workflow are
+/// not paced.
 ///
 /// ```
 /// # use ruckus_one_runtime as ruckus_one;
@@ -38,17 +39,22 @@ use crate::operation::{LimitScope, RateLimit, Service};
 pub struct Pacing {
     enabled: bool,
     headroom: f64,
+    jitter: Duration,
     limits: BTreeMap<String, Option<RateLimit>>,
 }
 
 /// Default [`Pacing::headroom`].
 const DEFAULT_HEADROOM: f64 = 0.95;
 
+/// Default [`Pacing::jitter`].
+const DEFAULT_JITTER: Duration = Duration::from_millis(200);
+
 impl Default for Pacing {
     fn default() -> Self {
         Pacing {
             enabled: true,
             headroom: DEFAULT_HEADROOM,
+            jitter: DEFAULT_JITTER,
             limits: BTreeMap::new(),
         }
     }
@@ -78,6 +84,16 @@ impl Pacing {
         self
     }
 
+    /// How much later than they were sent, or how much closer together, calls may reach the
+    /// service (default 200 ms): calls sent inside the budget but queued on the way (a busy
+    /// connection pool, a loaded machine) arrive bunched, and the service counts arrivals. The
+    /// bucket keeps in reserve what the limit refills in that time: 2 of the switch service's 20
+    /// calls at once, 19 of the Wi-Fi service's 200 (after the headroom); never below one call.
+    pub fn jitter(mut self, jitter: Duration) -> Pacing {
+        self.jitter = jitter;
+        self
+    }
+
     /// Paces calls to `service` (a [`Service::name`], such as `"switch"`) by `limit` instead of
     /// the published one.
     pub fn limit(mut self, service: impl Into<String>, limit: RateLimit) -> Pacing {
@@ -103,8 +119,9 @@ impl Pacing {
         if limit.scope != LimitScope::Tenant || limit.per_second == 0 {
             return None;
         }
-        let size = (f64::from(limit.max) * self.headroom).max(1.0);
         let rate = (f64::from(limit.per_second) * self.headroom).max(0.01);
+        let reserve = rate * self.jitter.as_secs_f64();
+        let size = (f64::from(limit.max) * self.headroom - reserve).max(1.0);
         Some((size, rate))
     }
 }
@@ -251,7 +268,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_burst_waits_for_refills_per_tenant() {
-        let pacer = Pacer::new(Pacing::default().headroom(1.0));
+        let pacer = Pacer::new(Pacing::default().headroom(1.0).jitter(Duration::ZERO));
         let first = waits(&pacer, "a", 12);
         assert!(first[..10].iter().all(Duration::is_zero));
         assert_eq!(first[10], Duration::from_millis(200));
@@ -263,6 +280,19 @@ mod tests {
         let later = waits(&pacer, "a", 4);
         assert!(later[..3].iter().all(Duration::is_zero));
         assert_eq!(later[3], Duration::from_millis(200));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_bucket_keeps_a_reserve_for_jitter() {
+        // 95 % of 10 at once and 5 per second, less 200 ms of refill (0.95 calls): 8 at once.
+        let pacer = Pacer::new(Pacing::default());
+        let first = waits(&pacer, "a", 9);
+        assert!(first[..8].iter().all(Duration::is_zero), "{first:?}");
+        assert!(!first[8].is_zero());
+        // A reserve larger than the bucket still lets one call through.
+        let pacer = Pacer::new(Pacing::default().jitter(Duration::from_secs(60)));
+        let first = waits(&pacer, "a", 2);
+        assert!(first[0].is_zero() && !first[1].is_zero(), "{first:?}");
     }
 
     #[tokio::test(start_paused = true)]

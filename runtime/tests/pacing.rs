@@ -222,7 +222,7 @@ async fn a_wait_past_the_deadline_fails_at_once() {
         .base_url(&server.url)
         .token_tenant_id("owner")
         .call_timeout(Duration::from_secs(1))
-        .pacing(Pacing::default().headroom(1.0));
+        .pacing(Pacing::default().headroom(1.0).jitter(Duration::ZERO));
     let client = Client::new(config, &AUTH).expect("client");
     let results = get(&client, 20).await;
     let timeouts = results
