@@ -49,7 +49,7 @@ pub(crate) struct Prepared {
     pub(crate) auth: ApiAuth,
     /// Name of the API, for error messages.
     pub(crate) api: &'static str,
-    pub(crate) options: CallOptions,
+    pub(crate) options: Option<Box<CallOptions>>,
     /// Operation id (`raw` for raw requests), for traces.
     pub(crate) operation: &'static str,
     /// Path template (the path of raw requests), for traces.
@@ -106,14 +106,22 @@ struct Settings<'a> {
 /// `ruckus_one.call` span.
 pub(crate) async fn execute(client: &Client, req: &Prepared) -> Result<RawResponse, Error> {
     let config = &client.shared().config;
-    let deadline = Deadline::after(req.options.call_timeout.unwrap_or(config.call_timeout));
+    let options = req.options.as_deref();
+    let deadline = Deadline::after(
+        options
+            .and_then(|o| o.call_timeout)
+            .unwrap_or(config.call_timeout),
+    );
     let settings = Settings {
-        policy: req.options.retry.as_ref().unwrap_or(&config.retry),
-        attempt_timeout: req
-            .options
-            .attempt_timeout
+        policy: options
+            .and_then(|o| o.retry.as_ref())
+            .unwrap_or(&config.retry),
+        attempt_timeout: options
+            .and_then(|o| o.attempt_timeout)
             .unwrap_or(config.request_timeout),
-        max_body_size: req.options.max_body_size.unwrap_or(config.max_body_size),
+        max_body_size: options
+            .and_then(|o| o.max_body_size)
+            .unwrap_or(config.max_body_size),
     };
     let span = tracing::info_span!(
         target: "ruckus_one_runtime",
@@ -412,7 +420,6 @@ async fn attempt(
     let outcome = tokio::time::timeout(attempt_limit, async {
         let mut response = pending.await?;
         let status = response.status().as_u16();
-        let headers = std::mem::take(response.headers_mut());
         let success = (200..300).contains(&status);
         let read_limit = if success {
             limit
@@ -420,6 +427,8 @@ async fn attempt(
             limit.min(MAX_ERROR_BODY_SIZE)
         };
         let body = read_limited(&mut response, read_limit, success).await?;
+        // Taken after the body: not kept in the future while the body is read.
+        let headers = std::mem::take(response.headers_mut());
         Ok::<_, reqwest::Error>((status, headers, body))
     })
     .await;

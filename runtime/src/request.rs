@@ -45,7 +45,9 @@ pub struct Request<'a> {
     tenant: Option<Tenant>,
     version: usize,
     error: Option<BuildError>,
-    options: CallOptions,
+    /// Set only when the call overrides a setting of the client's (rare): a call's request and
+    /// the future that sends it stay small.
+    options: Option<Box<CallOptions>>,
 }
 
 /// The first problem found while building a request, returned when it is
@@ -129,7 +131,7 @@ impl<'a> Request<'a> {
             tenant: None,
             version: 0,
             error,
-            options: CallOptions::default(),
+            options: None,
         }
     }
 
@@ -156,7 +158,7 @@ impl<'a> Request<'a> {
             tenant: None,
             version: 0,
             error: None,
-            options: CallOptions::default(),
+            options: None,
         }
     }
 
@@ -261,7 +263,7 @@ impl<'a> Request<'a> {
     /// [`Config::max_body_size`](crate::Config::max_body_size) (for example
     /// for a large download with [`send_bytes`](Self::send_bytes)).
     pub fn max_body_size(&mut self, bytes: usize) {
-        self.options.max_body_size = Some(bytes);
+        self.options_mut().max_body_size = Some(bytes);
     }
 
     /// Sets a body sent with `content_type` (raw requests).
@@ -388,13 +390,13 @@ impl<'a> Request<'a> {
     /// between them), instead of
     /// [`Config::call_timeout`](crate::Config::call_timeout).
     pub fn timeout(&mut self, timeout: Duration) {
-        self.options.call_timeout = Some(timeout);
+        self.options_mut().call_timeout = Some(timeout);
     }
 
     /// Time allowed for each attempt of this call, instead of
     /// [`Config::request_timeout`](crate::Config::request_timeout).
     pub fn attempt_timeout(&mut self, timeout: Duration) {
-        self.options.attempt_timeout = Some(timeout);
+        self.options_mut().attempt_timeout = Some(timeout);
     }
 
     /// How this call is repeated, instead of
@@ -402,12 +404,16 @@ impl<'a> Request<'a> {
     /// [`RetryPolicy::none`] for a call that must not be repeated). It also
     /// applies to an access token request this call makes.
     pub fn retry(&mut self, policy: RetryPolicy) {
-        self.options.retry = Some(policy);
+        self.options_mut().retry = Some(policy);
     }
 
     /// Sends the request and returns the success status, headers and body.
     pub fn send_raw(self) -> impl Future<Output = Result<RawResponse, Error>> {
         self.send_boxed()
+    }
+
+    fn options_mut(&mut self) -> &mut CallOptions {
+        self.options.get_or_insert_with(Box::default)
     }
 
     /// The client the request is sent with.
