@@ -3,9 +3,11 @@
 
 use std::collections::VecDeque;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+use arc_swap::ArcSwapOption;
 use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue, RETRY_AFTER, USER_AGENT};
 use serde_json::Value;
@@ -46,10 +48,6 @@ pub(crate) struct Token {
 }
 
 impl Token {
-    pub(crate) fn header(&self) -> &HeaderValue {
-        &self.header
-    }
-
     fn usable(&self) -> bool {
         Instant::now() < self.renew_at
     }
@@ -61,13 +59,46 @@ impl fmt::Debug for Token {
     }
 }
 
+/// The token in use, with what every call sent with it needs.
+struct Current {
+    token: Token,
+    /// Tells this token from those before and after it.
+    id: u64,
+    /// The redactor of the secrets live when it was obtained (this token included).
+    redactor: Redactor,
+}
+
+/// What one attempt takes from the token in use.
+pub(crate) struct Lease {
+    /// `Bearer <token>`, marked sensitive.
+    pub(crate) header: HeaderValue,
+    /// Which token it is, to forget it if the API refuses it.
+    pub(crate) id: u64,
+    /// Masks this token, those before it and the configured secrets.
+    pub(crate) redactor: Redactor,
+}
+
+impl Current {
+    fn lease(&self) -> Lease {
+        Lease {
+            header: self.token.header.clone(),
+            id: self.id,
+            redactor: self.redactor.clone(),
+        }
+    }
+}
+
 /// Obtains access tokens and shares them between all clones of a client.
 pub(crate) struct TokenSource {
     url: String,
     credentials: Credentials,
     margin: Duration,
     timeout: Duration,
-    current: Mutex<Option<Arc<Token>>>,
+    /// Read by every call without a lock (nor a shared reference count): concurrent callers
+    /// on different cores do not contend for it.
+    current: ArcSwapOption<Current>,
+    /// The id of the next token obtained.
+    next_id: AtomicU64,
     /// Held while a token is being fetched, so that concurrent callers wait
     /// for that one request instead of sending their own.
     fetching: tokio::sync::Mutex<()>,
@@ -124,7 +155,8 @@ impl TokenSource {
             credentials,
             margin,
             timeout,
-            current: Mutex::new(None),
+            current: ArcSwapOption::empty(),
+            next_id: AtomicU64::new(0),
             fetching: tokio::sync::Mutex::new(()),
             user_agent,
         }
@@ -142,18 +174,22 @@ impl TokenSource {
         live.redactor.clone()
     }
 
-    /// Adds `token` to the live secrets.
-    fn remember(&self, token: &Token) {
+    /// Adds `token` to the live secrets; the redactor of them all.
+    fn remember(&self, token: &Token) -> Redactor {
         let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
         live.tokens.push_front(token.needles.clone());
         live.tokens.truncate(LIVE_TOKENS);
         live.redactor = Redactor::of_needles(self.configured.iter().chain(&live.tokens));
+        live.redactor.clone()
     }
 
     /// The current token, when it is not about to expire.
-    pub(crate) fn cached(&self) -> Option<Arc<Token>> {
-        let current = self.current.lock().unwrap_or_else(|e| e.into_inner());
-        current.as_ref().filter(|t| t.usable()).cloned()
+    pub(crate) fn cached(&self) -> Option<Lease> {
+        let current = self.current.load();
+        current
+            .as_deref()
+            .filter(|c| c.token.usable())
+            .map(Current::lease)
     }
 
     /// A token that is not about to expire, fetching one if needed. However
@@ -166,18 +202,23 @@ impl TokenSource {
         http: &reqwest::Client,
         deadline: &Deadline,
         policy: &RetryPolicy,
-    ) -> Result<Arc<Token>, Error> {
-        if let Some(token) = self.cached() {
-            return Ok(token);
+    ) -> Result<Lease, Error> {
+        if let Some(lease) = self.cached() {
+            return Ok(lease);
         }
         let _guard = self.fetching.lock().await;
-        if let Some(token) = self.cached() {
-            return Ok(token);
+        if let Some(lease) = self.cached() {
+            return Ok(lease);
         }
-        let token = Arc::new(self.fetch_with_retries(http, deadline, policy).await?);
-        self.remember(&token);
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(token.clone());
-        Ok(token)
+        let token = self.fetch_with_retries(http, deadline, policy).await?;
+        let current = Current {
+            redactor: self.remember(&token),
+            id: self.next_id.fetch_add(1, Ordering::Relaxed),
+            token,
+        };
+        let lease = current.lease();
+        self.current.store(Some(Arc::new(current)));
+        Ok(lease)
     }
 
     async fn fetch_with_retries(
@@ -234,12 +275,12 @@ impl TokenSource {
         }
     }
 
-    /// Forgets `used` if it is still the cached token (a concurrent caller
-    /// may already have replaced it).
-    pub(crate) fn invalidate(&self, used: &Arc<Token>) {
-        let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
-        if current.as_ref().is_some_and(|t| Arc::ptr_eq(t, used)) {
-            *current = None;
+    /// Forgets the token `used` (a [`Lease::id`]) if it is still the cached one (a concurrent
+    /// caller may already have replaced it).
+    pub(crate) fn invalidate(&self, used: u64) {
+        let current = self.current.load();
+        if current.as_ref().is_some_and(|c| c.id == used) {
+            self.current.compare_and_swap(&*current, None);
         }
     }
 
@@ -453,8 +494,8 @@ mod tests {
             now,
         )
         .unwrap();
-        assert_eq!(t.header().to_str().unwrap(), "Bearer abc");
-        assert!(t.header().is_sensitive());
+        assert_eq!(t.header.to_str().unwrap(), "Bearer abc");
+        assert!(t.header.is_sensitive());
         assert_eq!(t.renew_at - now, Duration::from_secs(7199 - 60));
         let t = parse(br#"{"access_token":"abc"}"#, now).unwrap();
         assert_eq!(t.renew_at - now, DEFAULT_LIFETIME - MARGIN);

@@ -1,7 +1,7 @@
 //! The shared client: HTTP connection pool, token cache and configuration.
 
 use std::fmt;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock};
 
 use reqwest::header::{HeaderName, HeaderValue};
 
@@ -31,6 +31,9 @@ pub struct Client {
     tenant: Option<Tenant>,
 }
 
+/// APIs whose base URL a client keeps parsed; a generated crate has three.
+const BASE_URL_SLOTS: usize = 8;
+
 pub(crate) struct Shared {
     pub(crate) http: reqwest::Client,
     pub(crate) config: Config,
@@ -41,8 +44,9 @@ pub(crate) struct Shared {
     pub(crate) user_agent: Option<HeaderValue>,
     /// The rate-limit buckets, per (service, tenant).
     pub(crate) pacer: Pacer,
-    /// Base URLs resolved so far, by the address of their (static) API.
-    base_urls: RwLock<Vec<(usize, BaseUrl)>>,
+    /// Base URLs resolved so far, by the address of their (static) API: read by every call
+    /// without a lock or a write, so concurrent callers do not contend for them.
+    base_urls: [OnceLock<(usize, BaseUrl)>; BASE_URL_SLOTS],
 }
 
 impl Client {
@@ -110,7 +114,7 @@ impl Client {
                 tokens,
                 user_agent: user_agent_header,
                 pacer,
-                base_urls: RwLock::new(Vec::new()),
+                base_urls: Default::default(),
             }),
             tenant,
         })
@@ -155,21 +159,15 @@ impl Client {
     /// Calls `f` with [`base_url`](Self::base_url), resolved and parsed once per API.
     pub(crate) fn with_base_url<T>(&self, api: &'static Api, f: impl FnOnce(&BaseUrl) -> T) -> T {
         let key = std::ptr::from_ref(api) as usize;
-        let shared = &self.shared;
-        loop {
-            {
-                // Used under the read lock: no reference count changes per call.
-                let known = shared.base_urls.read().unwrap_or_else(|e| e.into_inner());
-                if let Some((_, url)) = known.iter().find(|(k, _)| *k == key) {
-                    return f(url);
-                }
-            }
-            let url = BaseUrl::new(shared.config.resolve_base_url(api));
-            let mut known = shared.base_urls.write().unwrap_or_else(|e| e.into_inner());
-            if !known.iter().any(|(k, _)| *k == key) {
-                known.push((key, url));
+        let resolve = || BaseUrl::new(self.shared.config.resolve_base_url(api));
+        for slot in &self.shared.base_urls {
+            let (slot_key, url) = slot.get_or_init(|| (key, resolve()));
+            if *slot_key == key {
+                return f(url);
             }
         }
+        // More APIs than slots (not so in any generated crate): resolved per call.
+        f(&resolve())
     }
 
     /// The redactor of every live secret of this client (see
@@ -197,5 +195,61 @@ impl fmt::Debug for Client {
             .field("token_url", &self.shared.tokens.url())
             .field("delegated_tenant", &self.delegated_tenant())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Credentials;
+    use crate::operation::{ApiAuth, Hosts};
+
+    const fn api(prefix: &'static str) -> Api {
+        Api {
+            name: "test",
+            title: "Test",
+            prefix,
+            hosts: Hosts {
+                asia: "https://asia.example",
+                europe: "https://eu.example",
+                north_america: "https://na.example",
+            },
+            auth: ApiAuth::ClientCredentials,
+        }
+    }
+
+    /// More APIs than the client keeps parsed: two more than its slots.
+    static APIS: [Api; BASE_URL_SLOTS + 2] = {
+        let prefixes = ["/a", "/b", "/c", "/d", "/e", "/f", "/g", "/h", "/i", "/j"];
+        let mut apis = [const { api("") }; BASE_URL_SLOTS + 2];
+        let mut i = 0;
+        while i < apis.len() {
+            apis[i] = api(prefixes[i]);
+            i += 1;
+        }
+        apis
+    };
+
+    static AUTH: AuthSettings = AuthSettings {
+        token_url: "{host}/oauth2/token/{tenant_id}",
+        token_url_without_tenant: "{host}/oauth2/token",
+        tenant_header: "x-rks-tenantid",
+    };
+
+    #[test]
+    fn every_api_is_sent_to_its_own_base_url_beyond_the_kept_ones() {
+        let client = Client::new(Config::new(Credentials::new("id", "secret")), &AUTH).unwrap();
+        for round in 0..2 {
+            for api in &APIS {
+                let url = client
+                    .with_base_url(api, |base| base.request_url("/x", ""))
+                    .unwrap();
+                assert_eq!(
+                    url.as_str(),
+                    format!("https://na.example{}/x", api.prefix),
+                    "round {round}"
+                );
+            }
+        }
     }
 }

@@ -1,6 +1,5 @@
 //! Sending a prepared request: token, attempts, retries, error decoding.
 
-use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
@@ -9,7 +8,7 @@ use reqwest::header::{
 };
 use tracing::{Instrument, Span};
 
-use crate::auth::{Token, failure_reason};
+use crate::auth::failure_reason;
 use crate::body::read_limited;
 use crate::client::{Client, Shared};
 use crate::config::MAX_ERROR_BODY_SIZE;
@@ -68,8 +67,8 @@ struct Failed {
     sent: bool,
     /// The answer's `Retry-After`, as a wait from when it arrived.
     retry_after: Option<Duration>,
-    /// The access token the API refused with `401`.
-    refused_token: Option<Arc<Token>>,
+    /// The access token the API refused with `401` (its [`Lease::id`](crate::auth::Lease)).
+    refused_token: Option<u64>,
     /// No access token could be obtained; the token requests were already
     /// repeated as the policy allows.
     no_token: bool,
@@ -248,7 +247,7 @@ async fn attempts(
                 Ok(response) => return Ok(response),
                 Err(failure) => failure,
             };
-        if let (Some(token), false) = (&failure.refused_token, renewed_token) {
+        if let (Some(token), false) = (failure.refused_token, renewed_token) {
             tracing::debug!(
                 target: "ruckus_one_runtime",
                 "the access token was refused (HTTP 401): renewing it and repeating the call"
@@ -361,24 +360,28 @@ async fn attempt(
     deadline: &Deadline,
     span: &Span,
 ) -> Result<RawResponse, Failed> {
-    let token = match (unit_token, shared.tokens.cached()) {
-        (Some(_), _) => None,
-        (None, Some(token)) => Some(token),
-        // Boxed: a token request is rare, and its future (a whole call of its own, with
-        // retries) would otherwise double the size of every call's future, which is copied
-        // and touched on every call.
-        (None, None) => Some(
-            Box::pin(deadline.run(shared.tokens.get(&shared.http, deadline, settings.policy)))
-                .await
-                .map_err(|error| Failed {
-                    no_token: true,
-                    ..Failed::unsent(error)
-                })?,
-        ),
+    let lease = match unit_token {
+        Some(_) => None,
+        None => match shared.tokens.cached() {
+            Some(lease) => Some(lease),
+            // Boxed: a token request is rare, and its future (a whole call of its own, with
+            // retries) would otherwise double the size of every call's future, which is copied
+            // and touched on every call.
+            None => Some(
+                Box::pin(deadline.run(shared.tokens.get(&shared.http, deadline, settings.policy)))
+                    .await
+                    .map_err(|error| Failed {
+                        no_token: true,
+                        ..Failed::unsent(error)
+                    })?,
+            ),
+        },
     };
-    // Taken after the token: it masks that token too.
-    let redactor = shared.tokens.redactor();
-    let authorization = token.as_ref().map(|t| t.header()).or(unit_token);
+    // The token's own redactor masks it too; a unit token call takes the client's.
+    let (authorization, token, redactor) = match lease {
+        Some(lease) => (Some(lease.header), Some(lease.id), lease.redactor),
+        None => (unit_token.cloned(), None, shared.tokens.redactor()),
+    };
     let mut builder = shared
         .http
         .request(req.method.to_reqwest(), req.url.clone());
@@ -402,7 +405,7 @@ async fn attempt(
         builder = builder.header(shared.tenant_header.clone(), tenant.header().clone());
     }
     if let Some(value) = authorization {
-        builder = builder.header(AUTHORIZATION, value.clone());
+        builder = builder.header(AUTHORIZATION, value);
     }
     if let Some(user_agent) = &shared.user_agent {
         builder = builder.header(USER_AGENT, user_agent.clone());
