@@ -281,6 +281,7 @@ fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refus
         body: body.as_ref(),
         tenant: ctx.tenant,
         path: &req.path,
+        config: &ctx.inner.config,
     };
     let mut state = ctx.inner.lock();
     let failure = fail.filter(|_| route.asynchronous).map(|message| {

@@ -113,6 +113,9 @@ pub enum Role {
     /// A query over the family's collections of every parent (`/venues/aps/query` over
     /// `/venues/{venueId}/aps`).
     QueryAcross,
+    /// A query of the calling tenant's customers (`/mspecs/query`): those the configuration
+    /// names and those it created.
+    CustomerQuery,
     Read,
     Replace,
     Merge,

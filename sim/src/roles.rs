@@ -2,6 +2,7 @@
 //! are inferred). A role returns the candidate answer (stored object, page, activity) that the
 //! handler makes valid for the operation's response schema; `None` means a canned answer.
 
+use crate::config::SimConfig;
 use crate::errors::Refusal;
 use crate::model::{Role, Route, Table};
 use crate::query::{Ask, page};
@@ -21,7 +22,12 @@ pub struct Call<'a> {
     pub tenant: &'a str,
     /// The request path (a settings document's key).
     pub path: &'a str,
+    pub config: &'a SimConfig,
 }
+
+/// The family whose creations are customer tenants of their creator: it may act for them, and
+/// its customer queries list them.
+const TENANTS: &str = "/tenants";
 
 fn is_item(role: Role) -> bool {
     matches!(
@@ -101,6 +107,10 @@ pub fn run(call: &Call<'_>, state: &mut State) -> Result<Option<Value>, Refusal>
             let all = across(call, state);
             Ok(Some(page(call.route, &Ask::from_body(call.body), all)))
         }
+        Role::CustomerQuery => {
+            let all = customers(call, state);
+            Ok(Some(page(call.route, &Ask::from_body(call.body), all)))
+        }
         Role::SettingsRead => Ok(settings(call, state).get(&settings_key(call)).cloned()),
         Role::SettingsWrite => Ok(Some(write_settings(call, state))),
         Role::ActivityRead => activity(call, state).map(Some),
@@ -150,6 +160,45 @@ fn across(call: &Call<'_>, state: &mut State) -> Vec<Value> {
         }
     }
     all
+}
+
+/// The calling tenant's customers: those the configuration names, then those it created (as
+/// stored, in order of creation). Each row has its `id`, and `tenantType` `MSP_EC` (the tenant
+/// type the spec gives an MSP's end customer) unless stored otherwise.
+fn customers(call: &Call<'_>, state: &mut State) -> Vec<Value> {
+    let configured = call
+        .config
+        .seed
+        .customers
+        .get(call.tenant)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let created = state
+        .customers
+        .get(call.tenant)
+        .cloned()
+        .unwrap_or_default();
+    // The caller's records of its tenants (the customer queries are of the same API).
+    let records = state
+        .tenant(call.tenant)
+        .collections
+        .get(&format!("{}:{TENANTS}|", call.api));
+    let mut seen = std::collections::HashSet::new();
+    configured
+        .iter()
+        .chain(&created)
+        .filter(|id| seen.insert(id.as_str()))
+        .map(|id| {
+            let mut row = match records.and_then(|r| r.get(id)) {
+                Some(Value::Object(obj)) => obj.clone(),
+                _ => Map::new(),
+            };
+            row.insert("id".to_owned(), Value::String(id.clone()));
+            row.entry("tenantType")
+                .or_insert_with(|| Value::String("MSP_EC".to_owned()));
+            Value::Object(row)
+        })
+        .collect()
 }
 
 fn items<'s>(call: &Call<'_>, state: &'s mut State) -> Option<&'s IndexMap<String, Value>> {
@@ -252,7 +301,7 @@ fn create(call: &Call<'_>, state: &mut State) -> Result<Value, Refusal> {
         }
         let v = Value::Object(obj);
         c.insert(id.clone(), v.clone());
-        if call.route.family == "/tenants" {
+        if call.route.family == TENANTS {
             // A tenant created by a tenant is its customer: it may act for it.
             state
                 .customers

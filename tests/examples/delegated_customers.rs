@@ -4,33 +4,50 @@
 //! `query_msp_ecs` (`POST /mspecs/query`) runs as the MSP itself. `client.for_each_tenant`
 //! then runs the same work for every customer with bounded concurrency, each run with a client
 //! acting for that customer (it sends the `x-rks-tenantid` header), all sharing the MSP client's
-//! access token, connections and pacing; here each reads the customer's own tenant with
-//! `get_self_tenant` (`GET /tenants/self`).
+//! access token, connections and pacing; here each counts the customer's venues with
+//! `query_venues` (`POST /venues/query`, one row asked for: the answer's `totalCount` is the
+//! count).
 //!
 //! ```text
 //! cargo run -p ruckus-one-tests --example delegated_customers [-- --dry-run]
 //! ```
+//!
+//! With `--dry-run` it runs against the simulator, whose tenant manages two customers (two
+//! venues and one): the customer query lists them, and the simulator lets the MSP act for them
+//! and for no other tenant.
 
 mod support;
 
 use futures_util::StreamExt;
 use ruckus_one::network::QueryRequest;
-use serde_json::{Value, json};
+use ruckus_one_sim::config::DEFAULT_TENANT_ID;
+use ruckus_one_sim::{SimConfig, Simulator};
+use serde_json::json;
 use support::Target;
-use wiremock::matchers::{body_partial_json, header, method, path};
-use wiremock::{Mock, MockServer, Request};
 
-/// The customers of the fake MSP: tenant id and name.
-const FAKE_CUSTOMERS: [(&str, &str); 2] = [
-    ("8a1b2c3d4e5f40718293a4b5c6d7e8f9", "Harbor Hotel"),
-    ("1f2e3d4c5b6a47988776655443322110", "City Library"),
+/// The customers of the simulated MSP: tenant id, name and venues.
+const SIM_CUSTOMERS: [(&str, &str, &[&str]); 2] = [
+    (
+        "8a1b2c3d4e5f40718293a4b5c6d7e8f9",
+        "Harbor Hotel",
+        &["Lobby", "Conference wing"],
+    ),
+    (
+        "1f2e3d4c5b6a47988776655443322110",
+        "City Library",
+        &["Main hall"],
+    ),
 ];
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let target = Target::choose().await;
-    if let Some(server) = target.fake() {
-        fake_msp(server).await;
+    let mut config = SimConfig::default();
+    for (id, _, _) in SIM_CUSTOMERS {
+        config = config.customer(DEFAULT_TENANT_ID, id);
+    }
+    let target = Target::choose_simulated_with(config).await;
+    if let Some(sim) = target.simulator() {
+        seed_customers(sim)?;
     }
     let client = target.client()?;
 
@@ -48,78 +65,70 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The same work for every customer, 8 at a time: each run gets a client acting for its
     // customer (the `x-rks-tenantid` header), all sharing one access token and the pacing
     // buckets; every customer's outcome comes back, in order, failures included.
-    let ids = customers.iter().filter_map(|c| c.id.clone());
+    let listed: Vec<(String, String)> = customers
+        .iter()
+        .filter_map(|c| Some((c.id.clone()?, c.name.clone().unwrap_or_default())))
+        .collect();
+    let mut count = QueryRequest::new();
+    count.page_size = Some(1);
+    count.fields = Some(vec!["id".to_owned()]);
+    let count = &count;
     let outcomes = client
-        .for_each_tenant(ids, 8, |as_customer| async move {
-            as_customer
-                .network()
-                .tenants()
-                .get_self_tenant()
-                .send()
-                .await
-        })
+        .for_each_tenant(
+            listed.iter().map(|(id, _)| id.clone()),
+            8,
+            |as_customer| async move {
+                let page = as_customer
+                    .network()
+                    .wireless_venues()
+                    .query_venues(count)
+                    .send()
+                    .await?;
+                Ok::<_, ruckus_one::Error>(page.total_count.unwrap_or(0))
+            },
+        )
         .await;
-    for outcome in &outcomes {
+    let mut venues = Vec::new();
+    // Outcomes come in the order of the ids given.
+    for ((_, name), outcome) in listed.iter().zip(&outcomes) {
         match &outcome.result {
-            Ok(tenant) => println!(
-                "  {}: {} ({})",
-                outcome.tenant,
-                tenant.name.as_deref().unwrap_or("?"),
-                // A field the description does not list stays in `additional_fields`.
-                tenant
-                    .additional_fields
-                    .get("tenantType")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?"),
-            ),
-            Err(e) => println!("  {}: failed: {e}", outcome.tenant),
+            Ok(n) => {
+                println!("  {name} ({}): {n} venue(s)", outcome.tenant);
+                venues.push((name.as_str(), *n));
+            }
+            Err(e) => println!("  {name} ({}): failed: {e}", outcome.tenant),
         }
     }
     if let Some(failed) = outcomes.iter().find(|o| o.result.is_err()) {
         return Err(format!("customer {} failed", failed.tenant).into());
     }
     println!(
-        "delegated_customers: read the own tenant of {} managed customers",
+        "delegated_customers: counted the venues of {} managed customers",
         customers.len()
     );
+    if target.simulator().is_some() {
+        assert_eq!(
+            venues,
+            [("Harbor Hotel", 2), ("City Library", 1)],
+            "each simulated customer's own venues"
+        );
+    }
 
     target.finish().await;
     Ok(())
 }
 
-/// One page of two customers, asked for without a tenant header; then one `GET /tenants/self`
-/// per customer, each with that customer's id in `x-rks-tenantid`.
-async fn fake_msp(server: &MockServer) {
-    let rows: Vec<Value> = FAKE_CUSTOMERS
-        .iter()
-        .map(|(id, name)| json!({"id": id, "name": name, "tenantType": "MSP_EC"}))
-        .collect();
-    Mock::given(method("POST"))
-        .and(path("/mspecs/query"))
-        .and(|req: &Request| !req.headers.contains_key("x-rks-tenantid"))
-        .and(body_partial_json(json!({"page": 1, "pageSize": 100})))
-        .respond_with(support::ok_v1(
-            json!({"totalCount": rows.len(), "page": 1, "data": rows}),
-        ))
-        .expect(1)
-        .named("MSP customer query")
-        .mount(server)
-        .await;
-
-    for (id, name) in FAKE_CUSTOMERS {
-        Mock::given(method("GET"))
-            .and(path("/tenants/self"))
-            .and(header("x-rks-tenantid", id))
-            .respond_with(support::ok_v1(json!({
-                "id": id,
-                "name": name,
-                "externalId": format!("ext-{id}"),
-                "tenantType": "MSP_EC",
-                "status": "active"
-            })))
-            .expect(1)
-            .named(format!("own tenant of {name}"))
-            .mount(server)
-            .await;
+/// The MSP's records of its customers, with their names (as `POST /tenants` would have made
+/// them: the customer query lists each configured customer with its record), and each
+/// customer's venues in its own account.
+fn seed_customers(sim: &Simulator) -> Result<(), String> {
+    for (id, name, venues) in SIM_CUSTOMERS {
+        let record = json!({"id": id, "name": name, "tenantType": "MSP_EC"});
+        sim.insert(&sim.tenant_id(), "/tenants", record)?;
+        for (n, venue) in venues.iter().enumerate() {
+            let venue = json!({"id": format!("{id}-venue-{n}"), "name": venue});
+            sim.insert(id, "/venues", venue)?;
+        }
     }
+    Ok(())
 }

@@ -399,3 +399,87 @@ async fn the_cross_venue_ap_query_sees_the_aps_of_every_venue() {
     assert_eq!(data.len(), 1, "{data:?}");
     assert_eq!(data[0]["serialNumber"], "302139000002");
 }
+
+#[tokio::test]
+async fn the_msp_customer_query_lists_the_configured_and_the_created_customers() {
+    let config = SimConfig::default()
+        .activity_duration(Duration::ZERO)
+        .customer("sim-tenant", "customer-a")
+        .customer("sim-tenant", "customer-b");
+    let sim = sim_with(config).await;
+    // The MSP's record of customer a, with its name.
+    sim.insert(
+        "sim-tenant",
+        "/tenants",
+        json!({"id": "customer-a", "name": "Alpha"}),
+    )
+    .expect("seeded");
+    let client = client_for(&sim);
+    let body: ruckus_one::network::AddTenantRequestHolder =
+        serde_json::from_value(json!({"data": [{"name": "Gamma"}]})).expect("body");
+    client
+        .network()
+        .tenants()
+        .create_tenant(&body)
+        .send_and_wait(&quick())
+        .await
+        .expect("created a tenant");
+    let created = sim.objects("sim-tenant", "/tenants");
+    let created_id = created
+        .iter()
+        .filter_map(|t| t["id"].as_str())
+        .find(|id| *id != "customer-a")
+        .expect("the created tenant")
+        .to_owned();
+
+    let query = |filters: Option<Value>, page: i64, page_size: i64| {
+        let client = client.clone();
+        async move {
+            let mut q = QueryRequest::new();
+            q.page = Some(page);
+            q.page_size = Some(page_size);
+            q.filters = filters;
+            let page = client
+                .network()
+                .msp()
+                .query_msp_ecs(&q)
+                .send()
+                .await
+                .expect("customer query");
+            let rows = page.data.unwrap_or_default();
+            let ids: Vec<String> = rows.iter().filter_map(|r| r.id.clone()).collect();
+            (page.total_count, ids, rows)
+        }
+    };
+    let (total, ids, rows) = query(None, 1, 10).await;
+    assert_eq!(total, Some(3));
+    assert_eq!(ids, ["customer-a", "customer-b", created_id.as_str()]);
+    assert_eq!(rows[0].name.as_deref(), Some("Alpha"), "the MSP's record");
+    let (total, ids, _) = query(Some(json!({"id": ["customer-b"]})), 1, 10).await;
+    assert_eq!((total, ids), (Some(1), vec!["customer-b".to_owned()]));
+    let (total, ids, _) = query(Some(json!({"tenantType": ["MSP_EC"]})), 2, 2).await;
+    assert_eq!(
+        (total, ids),
+        (Some(3), vec![created_id.clone()]),
+        "page 2 of 2"
+    );
+
+    // Every listed customer can be acted for; a customer has no customers of its own.
+    let outcomes = client
+        .for_each_tenant(
+            ["customer-a", "customer-b", created_id.as_str()],
+            2,
+            |c| async move {
+                c.network()
+                    .msp()
+                    .query_msp_ecs(&QueryRequest::new())
+                    .send()
+                    .await
+            },
+        )
+        .await;
+    for outcome in outcomes {
+        let page = outcome.result.expect("acting for a listed customer");
+        assert_eq!(page.total_count, Some(0), "{}", outcome.tenant);
+    }
+}

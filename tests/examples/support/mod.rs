@@ -47,11 +47,17 @@ impl Target {
     /// The simulator when running locally (its activities take 200 ms on its clock); else the
     /// real service.
     pub async fn choose_simulated() -> Target {
+        Target::choose_simulated_with(SimConfig::default()).await
+    }
+
+    /// [`Target::choose_simulated`] with the simulator configured by `config` (customers,
+    /// more credentials); its activities take 200 ms.
+    pub async fn choose_simulated_with(config: SimConfig) -> Target {
         if !dry_run() {
             println!("live: calling RUCKUS One with the settings of the RUCKUS_* variables");
             return Target::Live;
         }
-        let config = SimConfig::default().activity_duration(std::time::Duration::from_millis(200));
+        let config = config.activity_duration(std::time::Duration::from_millis(200));
         let sim = Simulator::start_with(config)
             .await
             .expect("the simulator starts on 127.0.0.1");

@@ -5,7 +5,8 @@
 //! membership); a collection with `GET` and `PUT`/`PATCH` and nothing creating in it is a
 //! settings document. A query of a path that is a stateful family's with its placeholders left
 //! out (`/venues/aps/query` for `/venues/{}/aps`) queries that family across all its parents
-//! (the service's cross-venue views). Everything else is answered from the schemas (canned).
+//! (the service's cross-venue views). The queries of an MSP's customers answer from the tenants
+//! the calling tenant may act for. Everything else is answered from the schemas (canned).
 
 use crate::ir::{ApiIr, BodyKind, Method, OpIr, TypeRef};
 use std::collections::BTreeMap;
@@ -18,6 +19,8 @@ pub(super) enum Role {
     Query,
     /// A query over every parent's collection of the family.
     QueryAcross,
+    /// A query of the customer tenants the calling tenant manages.
+    CustomerQuery,
     Read,
     Replace,
     Merge,
@@ -38,6 +41,7 @@ impl Role {
             Role::List => "list",
             Role::Query => "query",
             Role::QueryAcross => "query_across",
+            Role::CustomerQuery => "customer_query",
             Role::Read => "read",
             Role::Replace => "replace",
             Role::Merge => "merge",
@@ -57,6 +61,11 @@ impl Role {
         self != Role::Canned
     }
 }
+
+/// The queries whose rows are the calling tenant's customers: an MSP's end customers, a
+/// technology partner's (reference: the MSP description's `/mspecs/query` and
+/// `/techpartners/mspecs/query`, `QueryResponseMspEc` rows).
+const CUSTOMER_QUERIES: [&str; 2] = ["/mspecs/query", "/techpartners/mspecs/query"];
 
 /// Where an operation's path stands in its family.
 struct Shape {
@@ -125,6 +134,8 @@ pub(super) fn roles(api: &ApiIr) -> BTreeMap<String, (String, Role)> {
                 Role::ActivityRead
             } else if s.query && activities.as_deref() == Some(s.collection.as_str()) {
                 Role::ActivityQuery
+            } else if op.method == Method::Post && CUSTOMER_QUERIES.contains(&op.path.as_str()) {
+                Role::CustomerQuery
             } else {
                 role(op, &s, f)
             };
