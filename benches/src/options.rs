@@ -11,30 +11,37 @@ pub struct Options {
     pub profile: Option<Profile>,
 }
 
-/// `profile SCENARIO CLIENT CALLS`: one client makes `CALLS` sequential calls of one scenario
-/// of the runtime part (`empty`, `ap` or `page`) and nothing else runs, so that a profiler
-/// (`valgrind --tool=callgrind`, `perf record`) sees one client's cost per call, to compare
-/// with the other's.
+/// `profile SCENARIO CLIENT CALLS [CALLERS]`: one client makes `CALLS` sequential calls of one
+/// scenario of the runtime part (`empty`, `ap` or `page`) from each of `CALLERS` concurrent
+/// callers (default 1) and nothing else runs, so that a profiler (`valgrind --tool=callgrind`,
+/// `perf record`) sees one client's cost per call, to compare with the other's.
 pub struct Profile {
     pub scenario: String,
     /// `generated` or `hand`.
     pub client: String,
     pub calls: usize,
+    pub callers: usize,
 }
 
 const USAGE: &str = "usage: ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]\n       \
-    ruckus-one-bench profile empty|ap|page generated|hand CALLS";
+    ruckus-one-bench profile empty|ap|page generated|hand CALLS [CALLERS]";
 
 fn profile(args: &[String]) -> Result<Profile, String> {
     match args {
-        [scenario, client, calls]
+        [scenario, client, calls, callers @ ..]
             if ["empty", "ap", "page"].contains(&scenario.as_str())
-                && ["generated", "hand"].contains(&client.as_str()) =>
+                && ["generated", "hand"].contains(&client.as_str())
+                && callers.len() <= 1 =>
         {
+            let number = |text: &str| match text.parse::<usize>() {
+                Ok(n) if n > 0 => Ok(n),
+                _ => Err(USAGE.to_owned()),
+            };
             Ok(Profile {
                 scenario: scenario.clone(),
                 client: client.clone(),
-                calls: calls.parse().map_err(|_| USAGE.to_owned())?,
+                calls: number(calls)?,
+                callers: callers.first().map_or(Ok(1), |c| number(c))?,
             })
         }
         _ => Err(USAGE.to_owned()),
@@ -82,4 +89,35 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
     }
     options.runs = runs.unwrap_or(if options.quick { 1 } else { 5 });
     Ok(options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile_of(args: &[&str]) -> Result<(usize, usize), String> {
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        let profile = parse(&args)?.profile.ok_or("no profile")?;
+        Ok((profile.calls, profile.callers))
+    }
+
+    #[test]
+    fn profile_takes_an_optional_number_of_callers() {
+        assert_eq!(
+            profile_of(&["profile", "empty", "hand", "300"]),
+            Ok((300, 1))
+        );
+        assert_eq!(
+            profile_of(&["profile", "ap", "generated", "300", "16"]),
+            Ok((300, 16))
+        );
+        for bad in [
+            &["profile", "empty", "hand", "300", "0"][..],
+            &["profile", "empty", "hand", "0"],
+            &["profile", "empty", "hand", "300", "16", "2"],
+            &["profile", "empty", "nobody", "300"],
+        ] {
+            assert!(profile_of(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -185,20 +185,24 @@ pub async fn runtime_bench(server: &Server, options: &Options) -> Result<(), Fai
     Ok(())
 }
 
-/// `profile`: one client's sequential calls of one scenario, after two warm-up calls (the
-/// connection and the token), for a profiler to count.
+/// `profile`: one client's calls of one scenario (sequential from each caller), after two
+/// warm-up calls per caller (the connections and the token), for a profiler to count.
 pub async fn profile(server: &Server, profile: &crate::options::Profile) -> Result<(), Failure> {
     let base = server.url();
-    let calls = profile.calls;
+    let (calls, callers) = (profile.calls, profile.callers);
     match (profile.scenario.as_str(), profile.client.as_str()) {
         ("empty", "generated") => {
-            sequential(clients::generated(&base), generated_empty, calls).await
+            sequential(clients::generated(&base), generated_empty, calls, callers).await
         }
-        ("ap", "generated") => sequential(clients::generated(&base), generated_ap, calls).await,
-        ("page", "generated") => sequential(clients::generated(&base), generated_page, calls).await,
-        ("empty", _) => sequential(Hand::connect(&base).await?, hand_empty, calls).await,
-        ("ap", _) => sequential(Hand::connect(&base).await?, hand_ap, calls).await,
-        _ => sequential(Hand::connect(&base).await?, hand_page, calls).await,
+        ("ap", "generated") => {
+            sequential(clients::generated(&base), generated_ap, calls, callers).await
+        }
+        ("page", "generated") => {
+            sequential(clients::generated(&base), generated_page, calls, callers).await
+        }
+        ("empty", _) => sequential(Hand::connect(&base).await?, hand_empty, calls, callers).await,
+        ("ap", _) => sequential(Hand::connect(&base).await?, hand_ap, calls, callers).await,
+        _ => sequential(Hand::connect(&base).await?, hand_page, calls, callers).await,
     }
 }
 
@@ -206,10 +210,11 @@ async fn sequential<C: Send + Sync + 'static>(
     client: C,
     call: Call<C>,
     calls: usize,
+    callers: usize,
 ) -> Result<(), Failure> {
     let client = Arc::new(client);
-    load(&client, call, 1, 2).await?;
-    load(&client, call, 1, calls).await?;
+    load(&client, call, callers, 2).await?;
+    load(&client, call, callers, calls).await?;
     Ok(())
 }
 

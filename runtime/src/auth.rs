@@ -94,8 +94,8 @@ pub(crate) struct TokenSource {
     credentials: Credentials,
     margin: Duration,
     timeout: Duration,
-    /// Read by every call without a lock (nor a shared reference count): concurrent callers
-    /// on different cores do not contend for it.
+    /// Read by every call without a lock, so concurrent callers on different cores do not
+    /// wait for each other.
     current: ArcSwapOption<Current>,
     /// The id of the next token obtained.
     next_id: AtomicU64,
