@@ -98,7 +98,20 @@ fn request<'c>(
     }
     if let Some(body) = route.request.as_ref().filter(|b| b.kind == "json") {
         let value = match route.role {
-            Role::Query => json!({}),
+            // The smallest query: nothing but what the body requires (a sort order, say).
+            Role::Query => match samples.conform(None, &body.schema) {
+                Value::Array(_) => json!([]),
+                Value::Object(sample) => {
+                    let schema = match body.schema.get("$ref").and_then(Value::as_str) {
+                        Some(reference) => table.resolve(reference).unwrap_or(&body.schema),
+                        None => &body.schema,
+                    };
+                    let required = schema.get("required").and_then(Value::as_array);
+                    let keep = |k: &String| required.is_some_and(|r| r.iter().any(|n| n == k));
+                    Value::Object(sample.into_iter().filter(|(k, _)| keep(k)).collect())
+                }
+                other => other,
+            },
             _ if body.schema.is_null() => json!({}),
             // A list body (a bulk create) gets one item.
             _ => match body.schema.get("items") {
@@ -204,10 +217,6 @@ async fn resource_families_create_read_update_query_delete() {
         println!("failed: {f}");
     }
     assert!(all.len() > 80, "{}", all.len());
-    assert!(passed * 100 >= all.len() * 95, "{}", failures.join("\n"));
-    assert!(
-        complete_passed * 100 >= complete * 95,
-        "{}",
-        failures.join("\n")
-    );
+    assert!(complete > 60, "{complete}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
