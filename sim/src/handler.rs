@@ -166,8 +166,9 @@ async fn dispatch(inner: &Inner, req: &Req, log: &mut Logged) -> Answer {
         r.extensions_mut().insert(Dropped);
         return r;
     }
-    if let Some(status) = fault.as_ref().and_then(|f| f.status) {
-        let r = Refusal::new(status, "SIM-FAULT", format!("injected answer {status}"));
+    if let Some((status, fault)) = fault.as_ref().and_then(|f| Some((f.status?, f))) {
+        let mut r = Refusal::new(status, "SIM-FAULT", format!("injected answer {status}"));
+        r.retry_after = fault.retry_after;
         return refuse(inner, table, &route.error_family, &r);
     }
     let fail = fault.and_then(|f| f.fail_activity);

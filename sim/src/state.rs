@@ -131,6 +131,8 @@ pub struct Fault {
     pub latency: Option<Duration>,
     /// Answer with this status (and the operation's error body) instead.
     pub status: Option<u16>,
+    /// With `status`: a `Retry-After` of this many seconds.
+    pub retry_after: Option<u64>,
     /// Close the connection without an answer.
     pub drop_connection: bool,
     /// Accept an asynchronous write, then end its activity with FAIL and this message (the
@@ -167,6 +169,13 @@ impl Fault {
             fail_activity: Some(message.into()),
             ..Fault::default()
         }
+    }
+
+    /// Adds `Retry-After: <seconds>` to an injected status (a 429 or 503 that says when to
+    /// come back).
+    pub fn retry_after(mut self, seconds: u64) -> Fault {
+        self.retry_after = Some(seconds);
+        self
     }
 
     /// Applies to the next `n` requests only.

@@ -5,9 +5,11 @@
 //! all. With `.retry(RetryPolicy::none())` on one call the `429` comes back at once as an
 //! `Error`, whose accessors tell the caller what happened and when to try again.
 //!
-//! The fake answers `query_venues` (`POST /venues/query`) with a `429` (`Retry-After: 1`) and
-//! then a page of venues, and the second call with a `429` again. The real service rarely
-//! limits two calls, so live both calls normally just succeed.
+//! With `--dry-run` the simulator is told to answer `query_venues` (`POST /venues/query`) once
+//! with a `429` (`Retry-After: 1`) before each call, then answers from the two venues it holds
+//! (the client paces itself by the service's published limits, so it would not draw a 429 from
+//! the simulator's own limits with two calls). The real service rarely limits two calls, so live
+//! both calls normally just succeed.
 //!
 //! ```text
 //! cargo run -p ruckus-one-tests --example handle_rate_limit [-- --dry-run]
@@ -15,20 +17,26 @@
 
 mod support;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ruckus_one::RetryPolicy;
 use ruckus_one::network::QueryRequest;
+use ruckus_one_sim::{Fault, Simulator};
 use serde_json::json;
 use support::Target;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// One `429` with `Retry-After: 1` for the next venue query.
+fn rate_limit_next_query(target: &Target) {
+    if let Some(sim) = target.simulator() {
+        sim.inject("query_venues", Fault::status(429).retry_after(1).times(1));
+    }
+}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let target = Target::choose().await;
-    if let Some(server) = target.fake() {
-        fake_rate_limited_venues(server).await;
+    let target = Target::choose_simulated().await;
+    if let Some(sim) = target.simulator() {
+        seed_venues(sim)?;
     }
     let client = target.client()?;
     let venues = client.network().wireless_venues();
@@ -36,6 +44,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     query.page_size = Some(10);
 
     // 1. The default policy: the 429 is retried after the second the service asked for.
+    rate_limit_next_query(&target);
     let started = Instant::now();
     let page = venues.query_venues(&query).send().await?;
     println!(
@@ -45,6 +54,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // 2. No retries for this call: the 429 is returned to us.
+    rate_limit_next_query(&target);
     let (status, retry_after) = match venues
         .query_venues(&query)
         .retry(RetryPolicy::none())
@@ -80,38 +90,35 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => println!("handle_rate_limit: both calls answered"),
     }
 
+    if let Some(sim) = target.simulator() {
+        let venue_queries: Vec<u16> = sim
+            .requests()
+            .iter()
+            .filter(|r| r.operation.as_deref() == Some("query_venues"))
+            .map(|r| r.status)
+            .collect();
+        assert_eq!(
+            venue_queries,
+            [429, 200, 429],
+            "the first call retried once, the second not"
+        );
+        assert_eq!(
+            (status, retry_after),
+            (Some(429), Some(Duration::from_secs(1)))
+        );
+    }
+
     target.finish().await;
     Ok(())
 }
 
-/// `POST /venues/query` answers 429 (with `Retry-After: 1`), then a page of venues, then 429.
-async fn fake_rate_limited_venues(server: &MockServer) {
-    // The services document neither the 429 body nor Retry-After; this canned answer uses the
-    // configuration services' error shape.
-    let limited = ResponseTemplate::new(429)
-        .insert_header("retry-after", "1")
-        .insert_header("x-request-id", "7d0c6a4e-2b1f-4c3d-9e8f-a1b2c3d4e5f6")
-        .set_body_json(json!({
-            "requestId": "7d0c6a4e-2b1f-4c3d-9e8f-a1b2c3d4e5f6",
-            "errors": [{
-                "code": "TOO_MANY_REQUESTS",
-                "message": "Rate limit exceeded for this tenant",
-                "suggestion": "Retry after the time given in Retry-After"
-            }]
-        }));
-    let page = support::ok_v1(json!({
-        "totalCount": 2,
-        "page": 1,
-        "data": [
-            {"id": "a1b2c3d4e5f60718293a4b5c6d7e8f90", "name": "Head office"},
-            {"id": "0f9e8d7c6b5a49382716a5b4c3d2e1f0", "name": "Lab"}
-        ]
-    }));
-    Mock::given(method("POST"))
-        .and(path("/venues/query"))
-        .respond_with(support::sequence(vec![limited.clone(), page, limited]))
-        .expect(3)
-        .named("venue query: 429, 200, 429")
-        .mount(server)
-        .await;
+/// Two venues of the simulator's tenant, as `POST /venues` would have created them.
+fn seed_venues(sim: &Simulator) -> Result<(), String> {
+    for (id, name) in [
+        ("a1b2c3d4e5f60718293a4b5c6d7e8f90", "Head office"),
+        ("0f9e8d7c6b5a49382716a5b4c3d2e1f0", "Lab"),
+    ] {
+        sim.insert(&sim.tenant_id(), "/venues", json!({"id": id, "name": name}))?;
+    }
+    Ok(())
 }

@@ -1,10 +1,14 @@
-//! Calls an endpoint the generated client does not have.
+//! Calls an endpoint by method and path, without its typed operation.
 //!
 //! `client.network().raw(method, path)` sends a request to any path of the network management
 //! API with the same access token, tenant header, retries and typed errors as the generated
-//! operations. Here: the RADIUS attribute list of the vendor's RADIUS attribute group service
-//! (`GET /radiusAttributes`, Spring-style paging with `page`, `size` and `sort`), which the
-//! curated spec does not cover. The path is sent as given; query values are encoded.
+//! operations: the way to reach an endpoint the vendor added after this release of the client,
+//! or a media-type version its spec does not list. Shown here on an endpoint every tenant can
+//! read, the RADIUS attribute list (`GET /radiusAttributes`, Spring-style paging with `page`,
+//! `size` and `sort`), which this release also has typed as
+//! `client.network().radius_attribute_groups().get_all_radius_attribute()`. The path is sent
+//! as given; query values are encoded. With `--dry-run` a fake checks the exact request: path,
+//! query, token and `Accept`.
 //!
 //! ```text
 //! cargo run -p ruckus-one-tests --example raw_request [-- --dry-run]

@@ -342,6 +342,18 @@ async fn injected_faults_are_retried_by_the_client() {
         .map(|r| r.status)
         .collect();
     assert_eq!(statuses[..2], [503, 200]);
+
+    sim.clear_faults();
+    sim.inject("get_venue", Fault::status(429).retry_after(2).times(1));
+    let error = venues
+        .get_venue(&id)
+        .retry(RetryPolicy::none())
+        .send()
+        .await
+        .expect_err("an injected 429");
+    assert_eq!(error.status(), Some(429));
+    assert_eq!(error.retry_after(), Some(Duration::from_secs(2)));
+    venues.get_venue(&id).send().await.expect("once only");
 }
 
 /// The cross-venue AP query (`POST /venues/aps/query`) answers from the APs created under each
