@@ -197,12 +197,18 @@ impl ErrorMessage {
         self
     }
 }
-#[cfg(feature = "analytics-resource-groups")]
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
 /// A path from the root of the network hierarchy to one node, as a list of steps.
 ///
 /// Provenance: documented.
 pub type NodePath = Vec<NodePathElement>;
-#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
+#[cfg(
+    any(
+        feature = "analytics-licenses",
+        feature = "analytics-resource-groups",
+        feature = "analytics-users"
+    )
+)]
 /// One step of a path through the network hierarchy (for example a system, then a zone). Used by resource group filters and the license hierarchy query.
 ///
 /// Provenance: documented.
@@ -222,7 +228,13 @@ pub struct NodePathElement {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
+#[cfg(
+    any(
+        feature = "analytics-licenses",
+        feature = "analytics-resource-groups",
+        feature = "analytics-users"
+    )
+)]
 impl serde::Serialize for NodePathElement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &NodePathElement, w: &mut ruckus_one_runtime::object::Writer) {
@@ -235,7 +247,13 @@ impl serde::Serialize for NodePathElement {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
+#[cfg(
+    any(
+        feature = "analytics-licenses",
+        feature = "analytics-resource-groups",
+        feature = "analytics-users"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for NodePathElement {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -255,7 +273,13 @@ impl<'de> serde::Deserialize<'de> for NodePathElement {
         fields(&mut f).map_err(|e| e.into_error("NodePathElement"))
     }
 }
-#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
+#[cfg(
+    any(
+        feature = "analytics-licenses",
+        feature = "analytics-resource-groups",
+        feature = "analytics-users"
+    )
+)]
 impl NodePathElement {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -274,5 +298,180 @@ impl NodePathElement {
     pub fn with_name(mut self, value: impl Into<String>) -> Self {
         self.name = Some(value.into());
         self
+    }
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+/// A resource group.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ResourceGroup {
+    /// Identifier of the group.
+    ///
+    /// Wire name `id`; `string`; optional; format: uuid.
+    pub id: Option<String>,
+    /// Name of the group.
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// Optional description.
+    ///
+    /// Wire name `description`; `string`; optional; may be null.
+    pub description: Option<String>,
+    /// The network and switch nodes the group covers.
+    ///
+    /// Wire name `filter`; `ResourceGroupFilter`; required.
+    pub filter: ResourceGroupFilter,
+    /// Whether this is the default group.
+    ///
+    /// Wire name `isDefault`; `boolean`; optional.
+    pub is_default: Option<bool>,
+    /// Tenant of the group; present when the group is embedded in a user's resource mapping.
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    pub tenant_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl serde::Serialize for ResourceGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResourceGroup, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.field("filter", &v.filter);
+            w.optional("isDefault", &v.is_default);
+            w.optional("tenantId", &v.tenant_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl<'de> serde::Deserialize<'de> for ResourceGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResourceGroup, ruckus_one_runtime::object::FieldError> {
+            let value = ResourceGroup {
+                id: f.optional("id"),
+                name: f.required("name")?,
+                description: f.optional("description"),
+                filter: f.required("filter")?,
+                is_default: f.optional("isDefault"),
+                tenant_id: f.optional("tenantId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResourceGroup"))
+    }
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl ResourceGroup {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, filter: ResourceGroupFilter) -> Self {
+        Self {
+            id: None,
+            name,
+            description: None,
+            filter,
+            is_default: None,
+            tenant_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `isDefault`.
+    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
+        self.is_default = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+/// The scope of a resource group: paths to network nodes and to switch nodes. Each path is a list of steps from the root (sample step type `system`).
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ResourceGroupFilter {
+    /// Paths to the network nodes in scope.
+    ///
+    /// Wire name `networkNodes`; `array<NodePath>`; required.
+    pub network_nodes: Vec<NodePath>,
+    /// Paths to the switch nodes in scope.
+    ///
+    /// Wire name `switchNodes`; `array<NodePath>`; required.
+    pub switch_nodes: Vec<NodePath>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl serde::Serialize for ResourceGroupFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResourceGroupFilter, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("networkNodes", &v.network_nodes);
+            w.field("switchNodes", &v.switch_nodes);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResourceGroupFilter, ruckus_one_runtime::object::FieldError> {
+            let value = ResourceGroupFilter {
+                network_nodes: f.required("networkNodes")?,
+                switch_nodes: f.required("switchNodes")?,
+                additional_fields: f.rest(),
+            };
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilter"))
+    }
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl ResourceGroupFilter {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(network_nodes: Vec<NodePath>, switch_nodes: Vec<NodePath>) -> Self {
+        Self {
+            network_nodes,
+            switch_nodes,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
 }

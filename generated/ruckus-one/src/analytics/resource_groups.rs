@@ -60,176 +60,6 @@ impl<'de> serde::Deserialize<'de> for FilterSearchType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// A resource group.
-///
-/// Provenance: documented.
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct ResourceGroup {
-    /// Identifier of the group.
-    ///
-    /// Wire name `id`; `string`; optional; format: uuid.
-    pub id: Option<String>,
-    /// Name of the group.
-    ///
-    /// Wire name `name`; `string`; required.
-    pub name: String,
-    /// Optional description.
-    ///
-    /// Wire name `description`; `string`; optional; may be null.
-    pub description: Option<String>,
-    /// The network and switch nodes the group covers.
-    ///
-    /// Wire name `filter`; `ResourceGroupFilter`; required.
-    pub filter: ResourceGroupFilter,
-    /// Whether this is the default group.
-    ///
-    /// Wire name `isDefault`; `boolean`; optional.
-    pub is_default: Option<bool>,
-    /// Tenant of the group; present when the group is embedded in a user's resource mapping.
-    ///
-    /// Wire name `tenantId`; `string`; optional.
-    pub tenant_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ResourceGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResourceGroup, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("filter", &v.filter);
-            w.optional("isDefault", &v.is_default);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ResourceGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResourceGroup, ruckus_one_runtime::object::FieldError> {
-            let value = ResourceGroup {
-                id: f.optional("id"),
-                name: f.required("name")?,
-                description: f.optional("description"),
-                filter: f.required("filter")?,
-                is_default: f.optional("isDefault"),
-                tenant_id: f.optional("tenantId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResourceGroup"))
-    }
-}
-impl ResourceGroup {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, filter: ResourceGroupFilter) -> Self {
-        Self {
-            id: None,
-            name,
-            description: None,
-            filter,
-            is_default: None,
-            tenant_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `isDefault`.
-    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
-        self.is_default = Some(value.into());
-        self
-    }
-    /// Sets `tenantId`.
-    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
-        self.tenant_id = Some(value.into());
-        self
-    }
-}
-/// The scope of a resource group: paths to network nodes and to switch nodes. Each path is a list of steps from the root (sample step type `system`).
-///
-/// Provenance: documented.
-///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct ResourceGroupFilter {
-    /// Paths to the network nodes in scope.
-    ///
-    /// Wire name `networkNodes`; `array<NodePath>`; required.
-    pub network_nodes: Vec<super::common::NodePath>,
-    /// Paths to the switch nodes in scope.
-    ///
-    /// Wire name `switchNodes`; `array<NodePath>`; required.
-    pub switch_nodes: Vec<super::common::NodePath>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ResourceGroupFilter {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResourceGroupFilter, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("networkNodes", &v.network_nodes);
-            w.field("switchNodes", &v.switch_nodes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResourceGroupFilter, ruckus_one_runtime::object::FieldError> {
-            let value = ResourceGroupFilter {
-                network_nodes: f.required("networkNodes")?,
-                switch_nodes: f.required("switchNodes")?,
-                additional_fields: f.rest(),
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilter"))
-    }
-}
-impl ResourceGroupFilter {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        network_nodes: Vec<super::common::NodePath>,
-        switch_nodes: Vec<super::common::NodePath>,
-    ) -> Self {
-        Self {
-            network_nodes,
-            switch_nodes,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-}
 /// Body of Query Resource Group Filters.
 ///
 /// Provenance: documented.
@@ -400,7 +230,7 @@ pub struct ResourceGroupInput {
     /// The network and switch nodes the group covers.
     ///
     /// Wire name `filter`; `ResourceGroupFilter`; required.
-    pub filter: ResourceGroupFilter,
+    pub filter: super::common::ResourceGroupFilter,
 }
 impl serde::Serialize for ResourceGroupInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -435,7 +265,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
 }
 impl ResourceGroupInput {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, filter: ResourceGroupFilter) -> Self {
+    pub fn new(name: String, filter: super::common::ResourceGroupFilter) -> Self {
         Self {
             name,
             description: None,
@@ -632,7 +462,7 @@ impl<'a> ListResourceGroups<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<ResourceGroup>, ruckus_one_runtime::Error>,
+        Output = Result<Vec<super::common::ResourceGroup>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -641,7 +471,7 @@ impl<'a> ListResourceGroups<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<ResourceGroup>>,
+            ruckus_one_runtime::Response<Vec<super::common::ResourceGroup>>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -689,7 +519,7 @@ impl<'a> CreateResourceGroup<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ResourceGroup, ruckus_one_runtime::Error>,
+        Output = Result<super::common::ResourceGroup, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -698,7 +528,7 @@ impl<'a> CreateResourceGroup<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<ResourceGroup>,
+            ruckus_one_runtime::Response<super::common::ResourceGroup>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -803,7 +633,7 @@ impl<'a> GetResourceGroup<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ResourceGroup, ruckus_one_runtime::Error>,
+        Output = Result<super::common::ResourceGroup, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -812,7 +642,7 @@ impl<'a> GetResourceGroup<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<ResourceGroup>,
+            ruckus_one_runtime::Response<super::common::ResourceGroup>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -860,7 +690,7 @@ impl<'a> UpdateResourceGroup<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ResourceGroup, ruckus_one_runtime::Error>,
+        Output = Result<super::common::ResourceGroup, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -869,7 +699,7 @@ impl<'a> UpdateResourceGroup<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<ResourceGroup>,
+            ruckus_one_runtime::Response<super::common::ResourceGroup>,
             ruckus_one_runtime::Error,
         >,
     > {

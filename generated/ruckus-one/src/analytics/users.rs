@@ -852,7 +852,7 @@ pub struct UserResourceMapping {
     /// The resource group, including its tenantId.
     ///
     /// Wire name `resourceGroup`; `ResourceGroup`; optional.
-    pub resource_group: Option<super::resource_groups::ResourceGroup>,
+    pub resource_group: Option<super::common::ResourceGroup>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -904,7 +904,7 @@ impl UserResourceMapping {
     /// Sets `resourceGroup`.
     pub fn with_resource_group(
         mut self,
-        value: impl Into<super::resource_groups::ResourceGroup>,
+        value: impl Into<super::common::ResourceGroup>,
     ) -> Self {
         self.resource_group = Some(value.into());
         self

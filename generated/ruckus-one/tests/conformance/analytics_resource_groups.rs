@@ -20,8 +20,8 @@ async fn analytics_resource_groups() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::analytics::resource_groups::ResourceGroup as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::analytics::common::ResourceGroup as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -36,9 +36,8 @@ async fn analytics_resource_groups() {
             .expect("list_resource_groups");
         support::same_json(&out, &expect, "list_resource_groups");
         assert_eq!(
-            out, vec![< ruckus_one::analytics::resource_groups::ResourceGroup as
-            support::Sample > ::sample()],
-            "list_resource_groups: decoded value differs from the sample"
+            out, vec![< ruckus_one::analytics::common::ResourceGroup as support::Sample >
+            ::sample()], "list_resource_groups: decoded value differs from the sample"
         );
     }
     {
@@ -54,7 +53,7 @@ async fn analytics_resource_groups() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample_json(),
+                <ruckus_one::analytics::common::ResourceGroup as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -69,9 +68,8 @@ async fn analytics_resource_groups() {
             .expect("create_resource_group");
         support::same_json(&out, &expect, "create_resource_group");
         assert_eq!(
-            out, < ruckus_one::analytics::resource_groups::ResourceGroup as
-            support::Sample > ::sample(),
-            "create_resource_group: decoded value differs from the sample"
+            out, < ruckus_one::analytics::common::ResourceGroup as support::Sample >
+            ::sample(), "create_resource_group: decoded value differs from the sample"
         );
     }
     {
@@ -119,7 +117,7 @@ async fn analytics_resource_groups() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample_json(),
+                <ruckus_one::analytics::common::ResourceGroup as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -132,9 +130,8 @@ async fn analytics_resource_groups() {
             .expect("get_resource_group");
         support::same_json(&out, &expect, "get_resource_group");
         assert_eq!(
-            out, < ruckus_one::analytics::resource_groups::ResourceGroup as
-            support::Sample > ::sample(),
-            "get_resource_group: decoded value differs from the sample"
+            out, < ruckus_one::analytics::common::ResourceGroup as support::Sample >
+            ::sample(), "get_resource_group: decoded value differs from the sample"
         );
     }
     {
@@ -150,7 +147,7 @@ async fn analytics_resource_groups() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample_json(),
+                <ruckus_one::analytics::common::ResourceGroup as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -166,9 +163,8 @@ async fn analytics_resource_groups() {
             .expect("update_resource_group");
         support::same_json(&out, &expect, "update_resource_group");
         assert_eq!(
-            out, < ruckus_one::analytics::resource_groups::ResourceGroup as
-            support::Sample > ::sample(),
-            "update_resource_group: decoded value differs from the sample"
+            out, < ruckus_one::analytics::common::ResourceGroup as support::Sample >
+            ::sample(), "update_resource_group: decoded value differs from the sample"
         );
     }
 }

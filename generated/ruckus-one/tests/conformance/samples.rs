@@ -122,7 +122,13 @@ impl support::Sample for ruckus_one::analytics::common::ErrorBody {
 }
 #[cfg(feature = "analytics-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
-#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
+#[cfg(
+    any(
+        feature = "analytics-licenses",
+        feature = "analytics-resource-groups",
+        feature = "analytics-users"
+    )
+)]
 impl support::Sample for ruckus_one::analytics::common::NodePathElement {
     fn sample() -> Self {
         {
@@ -581,9 +587,10 @@ impl support::Sample for ruckus_one::analytics::onboarded_systems::OnboardedSyst
         ])
     }
 }
-#[cfg(feature = "analytics-resource-groups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "analytics-resource-groups")))]
-impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroupFilter {
+#[cfg(feature = "analytics-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl support::Sample for ruckus_one::analytics::common::ResourceGroupFilter {
     fn sample() -> Self {
         {
             let mut value = Self::new(
@@ -631,14 +638,15 @@ impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroupFi
         ])
     }
 }
-#[cfg(feature = "analytics-resource-groups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "analytics-resource-groups")))]
-impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroup {
+#[cfg(feature = "analytics-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl support::Sample for ruckus_one::analytics::common::ResourceGroup {
     fn sample() -> Self {
         {
             let mut value = Self::new(
                     "sample".to_owned(),
-                    <ruckus_one::analytics::resource_groups::ResourceGroupFilter as support::Sample>::sample(),
+                    <ruckus_one::analytics::common::ResourceGroupFilter as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_description("sample".to_owned())
@@ -660,7 +668,7 @@ impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroup {
             ("description", serde_json::Value::from("sample")),
             (
                 "filter",
-                <ruckus_one::analytics::resource_groups::ResourceGroupFilter as support::Sample>::sample_json(),
+                <ruckus_one::analytics::common::ResourceGroupFilter as support::Sample>::sample_json(),
             ),
             ("isDefault", serde_json::Value::from(true)),
             ("tenantId", serde_json::Value::from("sample")),
@@ -674,7 +682,7 @@ impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroupIn
     fn sample() -> Self {
         Self::new(
                 "sample".to_owned(),
-                <ruckus_one::analytics::resource_groups::ResourceGroupFilter as support::Sample>::sample(),
+                <ruckus_one::analytics::common::ResourceGroupFilter as support::Sample>::sample(),
             )
             .with_description("sample".to_owned())
     }
@@ -684,7 +692,7 @@ impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroupIn
             ("description", serde_json::Value::from("sample")),
             (
                 "filter",
-                <ruckus_one::analytics::resource_groups::ResourceGroupFilter as support::Sample>::sample_json(),
+                <ruckus_one::analytics::common::ResourceGroupFilter as support::Sample>::sample_json(),
             ),
         ])
     }
@@ -1335,7 +1343,7 @@ impl support::Sample for ruckus_one::analytics::users::UserResourceMapping {
                     <ruckus_one::analytics::users::UserRole as support::Sample>::sample(),
                 )
                 .with_resource_group(
-                    <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample(),
+                    <ruckus_one::analytics::common::ResourceGroup as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -1354,7 +1362,7 @@ impl support::Sample for ruckus_one::analytics::users::UserResourceMapping {
             ),
             (
                 "resourceGroup",
-                <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample_json(),
+                <ruckus_one::analytics::common::ResourceGroup as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])

@@ -14,7 +14,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/json"],
         response: Some(
-            round::<Vec<ruckus_one::analytics::resource_groups::ResourceGroup>> as Decode,
+            round::<Vec<ruckus_one::analytics::common::ResourceGroup>> as Decode,
         ),
         request: None,
         items: None,
@@ -26,9 +26,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/resourceGroups",
         status: 200,
         accepts: &["application/json"],
-        response: Some(
-            round::<ruckus_one::analytics::resource_groups::ResourceGroup> as Decode,
-        ),
+        response: Some(round::<ruckus_one::analytics::common::ResourceGroup> as Decode),
         request: Some(
             round::<ruckus_one::analytics::resource_groups::ResourceGroupInput> as Decode,
         ),
@@ -59,9 +57,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/resourceGroups/{resourceGroupId}",
         status: 200,
         accepts: &["application/json"],
-        response: Some(
-            round::<ruckus_one::analytics::resource_groups::ResourceGroup> as Decode,
-        ),
+        response: Some(round::<ruckus_one::analytics::common::ResourceGroup> as Decode),
         request: None,
         items: None,
     });
@@ -72,9 +68,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/resourceGroups/{resourceGroupId}",
         status: 200,
         accepts: &["application/json"],
-        response: Some(
-            round::<ruckus_one::analytics::resource_groups::ResourceGroup> as Decode,
-        ),
+        response: Some(round::<ruckus_one::analytics::common::ResourceGroup> as Decode),
         request: Some(
             round::<ruckus_one::analytics::resource_groups::ResourceGroupInput> as Decode,
         ),
