@@ -29,6 +29,9 @@ pub struct Call<'a> {
 /// its customer queries list them.
 const TENANTS: &str = "/tenants";
 
+/// The calling tenant's own tenant document (`GET /tenants/self`).
+const OWN_TENANT: &str = "/tenants/self";
+
 fn is_item(role: Role) -> bool {
     matches!(
         role,
@@ -111,6 +114,7 @@ pub fn run(call: &Call<'_>, state: &mut State) -> Result<Option<Value>, Refusal>
             let all = customers(call, state);
             Ok(Some(page(call.route, &Ask::from_body(call.body), all)))
         }
+        Role::SettingsRead if call.route.family == OWN_TENANT => Ok(Some(own_tenant(call, state))),
         Role::SettingsRead => Ok(settings(call, state).get(&settings_key(call)).cloned()),
         Role::SettingsWrite => Ok(Some(write_settings(call, state))),
         Role::ActivityRead => activity(call, state).map(Some),
@@ -199,6 +203,37 @@ fn customers(call: &Call<'_>, state: &mut State) -> Vec<Value> {
             Value::Object(row)
         })
         .collect()
+}
+
+/// The calling tenant's own tenant: as last written (`PUT /tenants/self`), else the record an
+/// MSP that manages it holds of it (its name, its type), else nothing but its id; the `id` is
+/// always the tenant's own.
+fn own_tenant(call: &Call<'_>, state: &mut State) -> Value {
+    let key = settings_key(call);
+    let tenant = call.tenant;
+    let mut document = match state.tenant(tenant).settings.get(&key) {
+        Some(Value::Object(stored)) => stored.clone(),
+        _ => {
+            let records = format!("{}:{TENANTS}|", call.api);
+            let configured = call.config.seed.customers.iter();
+            let created = state.customers.iter();
+            let mut managers: Vec<String> = configured
+                .chain(created)
+                .filter(|(_, customers)| customers.iter().any(|c| c == tenant))
+                .map(|(msp, _)| msp.clone())
+                .collect();
+            managers.sort();
+            managers
+                .iter()
+                .find_map(|msp| {
+                    let record = state.tenants.get(msp)?.collections.get(&records)?;
+                    record.get(tenant)?.as_object().cloned()
+                })
+                .unwrap_or_default()
+        }
+    };
+    document.insert("id".to_owned(), Value::String(tenant.to_owned()));
+    Value::Object(document)
 }
 
 fn items<'s>(call: &Call<'_>, state: &'s mut State) -> Option<&'s IndexMap<String, Value>> {

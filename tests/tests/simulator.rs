@@ -476,22 +476,39 @@ async fn the_msp_customer_query_lists_the_configured_and_the_created_customers()
         "page 2 of 2"
     );
 
-    // Every listed customer can be acted for; a customer has no customers of its own.
+    // Every listed customer can be acted for: its own tenant is itself (with the name the MSP's
+    // record gives), and it has no customers of its own.
+    let customers = ["customer-a", "customer-b", created_id.as_str()];
     let outcomes = client
-        .for_each_tenant(
-            ["customer-a", "customer-b", created_id.as_str()],
-            2,
-            |c| async move {
-                c.network()
-                    .msp()
-                    .query_msp_ecs(&QueryRequest::new())
-                    .send()
-                    .await
-            },
-        )
+        .for_each_tenant(customers, 2, |c| async move {
+            let own = c.network().tenants().get_self_tenant().send().await?;
+            let page = c
+                .network()
+                .msp()
+                .query_msp_ecs(&QueryRequest::new())
+                .send()
+                .await?;
+            Ok::<_, ruckus_one::Error>((own, page))
+        })
         .await;
     for outcome in outcomes {
-        let page = outcome.result.expect("acting for a listed customer");
+        let (own, page) = outcome.result.expect("acting for a listed customer");
+        assert_eq!(own.id.as_deref(), Some(outcome.tenant.as_str()));
+        if outcome.tenant == "customer-a" {
+            assert_eq!(own.name.as_deref(), Some("Alpha"));
+        }
         assert_eq!(page.total_count, Some(0), "{}", outcome.tenant);
     }
+    let own = client
+        .network()
+        .tenants()
+        .get_self_tenant()
+        .send()
+        .await
+        .expect("own tenant");
+    assert_eq!(
+        own.id.as_deref(),
+        Some("sim-tenant"),
+        "the MSP's own tenant"
+    );
 }
