@@ -305,6 +305,12 @@ fn integer_ids(call: &Call<'_>) -> bool {
 fn create(call: &Call<'_>, state: &mut State) -> Result<Value, Refusal> {
     let bodies: Vec<Option<&Value>> = match call.body {
         Some(Value::Array(list)) => list.iter().map(Some).collect(),
+        // Customer tenants come in a holder: `{"data": [1 to 100 of them]}`
+        // (`AddTenantRequestHolder`), each one tenant.
+        Some(Value::Object(holder)) if call.route.family == TENANTS => match holder.get("data") {
+            Some(Value::Array(list)) => list.iter().map(Some).collect(),
+            _ => vec![call.body],
+        },
         other => vec![other],
     };
     let key = call.item_param().map(str::to_owned);

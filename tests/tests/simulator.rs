@@ -467,6 +467,7 @@ async fn the_msp_customer_query_lists_the_configured_and_the_created_customers()
     assert_eq!(total, Some(3));
     assert_eq!(ids, ["customer-a", "customer-b", created_id.as_str()]);
     assert_eq!(rows[0].name.as_deref(), Some("Alpha"), "the MSP's record");
+    assert_eq!(rows[2].name.as_deref(), Some("Gamma"), "the created tenant");
     let (total, ids, _) = query(Some(json!({"id": ["customer-b"]})), 1, 10).await;
     assert_eq!((total, ids), (Some(1), vec!["customer-b".to_owned()]));
     let (total, ids, _) = query(Some(json!({"tenantType": ["MSP_EC"]})), 2, 2).await;
@@ -494,8 +495,10 @@ async fn the_msp_customer_query_lists_the_configured_and_the_created_customers()
     for outcome in outcomes {
         let (own, page) = outcome.result.expect("acting for a listed customer");
         assert_eq!(own.id.as_deref(), Some(outcome.tenant.as_str()));
-        if outcome.tenant == "customer-a" {
-            assert_eq!(own.name.as_deref(), Some("Alpha"));
+        match outcome.tenant.as_str() {
+            "customer-a" => assert_eq!(own.name.as_deref(), Some("Alpha")),
+            "customer-b" => {}
+            _ => assert_eq!(own.name.as_deref(), Some("Gamma"), "the created tenant"),
         }
         assert_eq!(page.total_count, Some(0), "{}", outcome.tenant);
     }
