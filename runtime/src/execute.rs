@@ -38,9 +38,9 @@ pub(crate) struct CallOptions {
 pub(crate) struct Prepared {
     pub(crate) method: Method,
     pub(crate) url: reqwest::Url,
-    /// The caller's own headers (`Request::header`); `accept`, `content_type`, the tenant
-    /// header and the runtime's own replace any of the same name.
-    pub(crate) headers: HeaderMap,
+    /// The caller's own headers (`Request::header`), when there are any; `accept`,
+    /// `content_type`, the tenant header and the runtime's own replace any of the same name.
+    pub(crate) headers: Option<Box<HeaderMap>>,
     pub(crate) accept: HeaderValue,
     pub(crate) content_type: Option<HeaderValue>,
     pub(crate) body: Option<Bytes>,
@@ -387,7 +387,7 @@ async fn attempt(
         .request(req.method.to_reqwest(), req.url.clone());
     // The call's headers go straight into reqwest's (their values are shared, not copied),
     // except those the runtime sets itself, which replace any given.
-    for (name, value) in &req.headers {
+    for (name, value) in req.headers.iter().flat_map(|h| h.iter()) {
         let managed = name == ACCEPT
             || (name == CONTENT_TYPE && req.content_type.is_some())
             || (name == shared.tenant_header && req.tenant.is_some())

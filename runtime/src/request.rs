@@ -517,7 +517,7 @@ impl<'a> Request<'a> {
         Ok(Prepared {
             method,
             url,
-            headers: self.headers,
+            headers: (!self.headers.is_empty()).then(|| Box::new(self.headers)),
             accept,
             content_type,
             body,

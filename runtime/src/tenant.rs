@@ -6,10 +6,13 @@ use reqwest::header::HeaderValue;
 
 use crate::error::Error;
 
-/// A checked tenant id and its header value.
+/// A checked tenant id and its header value, shared: a clone (one per call of a client acting
+/// for the tenant) counts one reference.
 #[derive(Clone)]
-pub(crate) struct Tenant {
-    id: Arc<str>,
+pub(crate) struct Tenant(Arc<Checked>);
+
+struct Checked {
+    id: Box<str>,
     header: HeaderValue,
 }
 
@@ -51,18 +54,18 @@ impl Tenant {
         let header = HeaderValue::from_str(id).map_err(|_| Error::InvalidTenantId {
             message: format!("the {what} cannot be sent in a header"),
         })?;
-        Ok(Tenant {
-            id: Arc::from(id),
+        Ok(Tenant(Arc::new(Checked {
+            id: id.into(),
             header,
-        })
+        })))
     }
 
     /// The tenant id.
     pub(crate) fn id(&self) -> &str {
-        &self.id
+        &self.0.id
     }
 
     pub(crate) fn header(&self) -> &HeaderValue {
-        &self.header
+        &self.0.header
     }
 }
