@@ -123,12 +123,38 @@ pub fn tenant_of(
     }
 }
 
-/// Whether `actor` may act as `tenant`: itself, a customer the configuration names, or a tenant
-/// it created.
+/// Whether `actor` may act as `tenant`: itself, or one of its customers.
 pub fn may_act_for(config: &SimConfig, state: &State, actor: &str, tenant: &str) -> bool {
-    config.may_act_for(actor, tenant)
-        || state
-            .customers
-            .get(actor)
-            .is_some_and(|c| c.iter().any(|x| x == tenant))
+    actor == tenant || customers_of(config, state, actor).any(|c| c == tenant)
+}
+
+/// The customers of `msp`: those the configuration names, then the tenants it created, in order
+/// (a customer both named and created comes once).
+pub fn customers_of<'a>(
+    config: &'a SimConfig,
+    state: &'a State,
+    msp: &str,
+) -> impl Iterator<Item = &'a str> {
+    let configured = config.seed.customers.get(msp).into_iter().flatten();
+    let created = state.customers.get(msp).into_iter().flatten();
+    let mut seen = std::collections::HashSet::new();
+    configured
+        .chain(created)
+        .map(String::as_str)
+        .filter(move |id| seen.insert(*id))
+}
+
+/// The tenants that manage `tenant` (it is their customer), in order of their ids.
+pub fn managers_of(config: &SimConfig, state: &State, tenant: &str) -> Vec<String> {
+    let mut managers: Vec<String> = config
+        .seed
+        .customers
+        .keys()
+        .chain(state.customers.keys())
+        .filter(|msp| customers_of(config, state, msp).any(|c| c == tenant))
+        .cloned()
+        .collect();
+    managers.sort();
+    managers.dedup();
+    managers
 }

@@ -166,14 +166,4 @@ impl SimConfig {
     pub fn credentials(&self) -> impl Iterator<Item = &Credential> {
         std::iter::once(&self.credential).chain(&self.seed.credentials)
     }
-
-    /// Whether `actor` may act as `tenant`: itself, or a customer of it.
-    pub fn may_act_for(&self, actor: &str, tenant: &str) -> bool {
-        actor == tenant
-            || self
-                .seed
-                .customers
-                .get(actor)
-                .is_some_and(|c| c.iter().any(|x| x == tenant))
-    }
 }

@@ -116,6 +116,9 @@ pub enum Role {
     /// A query of the calling tenant's customers (`/mspecs/query`): those the configuration
     /// names and those it created.
     CustomerQuery,
+    /// The tenant acted as, reading itself (`GET /tenants/self`): what the tenant wrote to its
+    /// own document, else its manager's record of it, always with its own id.
+    OwnTenant,
     Read,
     Replace,
     Merge,

@@ -29,9 +29,6 @@ pub struct Call<'a> {
 /// its customer queries list them.
 const TENANTS: &str = "/tenants";
 
-/// The calling tenant's own tenant document (`GET /tenants/self`).
-const OWN_TENANT: &str = "/tenants/self";
-
 fn is_item(role: Role) -> bool {
     matches!(
         role,
@@ -110,11 +107,11 @@ pub fn run(call: &Call<'_>, state: &mut State) -> Result<Option<Value>, Refusal>
             let all = across(call, state);
             Ok(Some(page(call.route, &Ask::from_body(call.body), all)))
         }
+        Role::OwnTenant => Ok(Some(own_tenant(call, state))),
         Role::CustomerQuery => {
             let all = customers(call, state);
             Ok(Some(page(call.route, &Ask::from_body(call.body), all)))
         }
-        Role::SettingsRead if call.route.family == OWN_TENANT => Ok(Some(own_tenant(call, state))),
         Role::SettingsRead => Ok(settings(call, state).get(&settings_key(call)).cloned()),
         Role::SettingsWrite => Ok(Some(write_settings(call, state))),
         Role::ActivityRead => activity(call, state).map(Some),
@@ -170,28 +167,15 @@ fn across(call: &Call<'_>, state: &mut State) -> Vec<Value> {
 /// stored, in order of creation). Each row has its `id`, and `tenantType` `MSP_EC` (the tenant
 /// type the spec gives an MSP's end customer) unless stored otherwise.
 fn customers(call: &Call<'_>, state: &mut State) -> Vec<Value> {
-    let configured = call
-        .config
-        .seed
-        .customers
-        .get(call.tenant)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let created = state
-        .customers
-        .get(call.tenant)
-        .cloned()
-        .unwrap_or_default();
+    let ids: Vec<String> = crate::auth::customers_of(call.config, state, call.tenant)
+        .map(str::to_owned)
+        .collect();
     // The caller's records of its tenants (the customer queries are of the same API).
     let records = state
         .tenant(call.tenant)
         .collections
         .get(&format!("{}:{TENANTS}|", call.api));
-    let mut seen = std::collections::HashSet::new();
-    configured
-        .iter()
-        .chain(&created)
-        .filter(|id| seen.insert(id.as_str()))
+    ids.iter()
         .map(|id| {
             let mut row = match records.and_then(|r| r.get(id)) {
                 Some(Value::Object(obj)) => obj.clone(),
@@ -215,15 +199,7 @@ fn own_tenant(call: &Call<'_>, state: &mut State) -> Value {
         Some(Value::Object(stored)) => stored.clone(),
         _ => {
             let records = format!("{}:{TENANTS}|", call.api);
-            let configured = call.config.seed.customers.iter();
-            let created = state.customers.iter();
-            let mut managers: Vec<String> = configured
-                .chain(created)
-                .filter(|(_, customers)| customers.iter().any(|c| c == tenant))
-                .map(|(msp, _)| msp.clone())
-                .collect();
-            managers.sort();
-            managers
+            crate::auth::managers_of(call.config, state, tenant)
                 .iter()
                 .find_map(|msp| {
                     let record = state.tenants.get(msp)?.collections.get(&records)?;

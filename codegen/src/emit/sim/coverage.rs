@@ -14,8 +14,8 @@ pub(super) fn page(ir: &Ir, roles: &[BTreeMap<String, (String, Role)>]) -> Strin
          simulator's per-tenant state in the role shown (create, read, replace, merge, delete, \
          list, query, upsert, settings, activity; query_across: a query over every parent's \
          collection, the service's cross-venue views; customer_query: the calling tenant's \
-         customers, configured or created), on the resource family (collection path) shown; \
-         **canned**: answered with a body built from the operation's response schema. Every \
+         customers, configured or created; own_tenant: the tenant acted as), on the resource \
+         family (collection path) shown; **canned**: answered with a body built from the operation's response schema. Every \
          operation checks the bearer token, the delegated tenant (`x-rks-tenantid`), the per-tenant \
          rate limit of its service, the `Accept` and `Content-Type` media types (406, 415) and its \
          query parameters; the checks column lists the rest. Every answer, errors included, \

@@ -6,7 +6,8 @@
 //! settings document. A query of a path that is a stateful family's with its placeholders left
 //! out (`/venues/aps/query` for `/venues/{}/aps`) queries that family across all its parents
 //! (the service's cross-venue views). The queries of an MSP's customers answer from the tenants
-//! the calling tenant may act for. Everything else is answered from the schemas (canned).
+//! the calling tenant may act for, and the own-tenant read from the tenant acted as. Everything
+//! else is answered from the schemas (canned).
 
 use crate::ir::{ApiIr, BodyKind, Method, OpIr, TypeRef};
 use std::collections::BTreeMap;
@@ -21,6 +22,8 @@ pub(super) enum Role {
     QueryAcross,
     /// A query of the customer tenants the calling tenant manages.
     CustomerQuery,
+    /// The tenant acted as, reading itself.
+    OwnTenant,
     Read,
     Replace,
     Merge,
@@ -42,6 +45,7 @@ impl Role {
             Role::Query => "query",
             Role::QueryAcross => "query_across",
             Role::CustomerQuery => "customer_query",
+            Role::OwnTenant => "own_tenant",
             Role::Read => "read",
             Role::Replace => "replace",
             Role::Merge => "merge",
@@ -66,6 +70,10 @@ impl Role {
 /// technology partner's (reference: the MSP description's `/mspecs/query` and
 /// `/techpartners/mspecs/query`, `QueryResponseMspEc` rows).
 const CUSTOMER_QUERIES: [&str; 2] = ["/mspecs/query", "/techpartners/mspecs/query"];
+
+/// The read of the calling tenant's own tenant (reference: the tenant description's
+/// `GET /tenants/self`).
+const OWN_TENANT: &str = "/tenants/self";
 
 /// Where an operation's path stands in its family.
 struct Shape {
@@ -136,6 +144,8 @@ pub(super) fn roles(api: &ApiIr) -> BTreeMap<String, (String, Role)> {
                 Role::ActivityQuery
             } else if op.method == Method::Post && CUSTOMER_QUERIES.contains(&op.path.as_str()) {
                 Role::CustomerQuery
+            } else if op.method == Method::Get && op.path == OWN_TENANT {
+                Role::OwnTenant
             } else {
                 role(op, &s, f)
             };
