@@ -42,6 +42,8 @@ pub(crate) struct Shared {
     /// A `User-Agent` to send with every request (with a caller-built
     /// client whose user agent was chosen in the configuration).
     pub(crate) user_agent: Option<HeaderValue>,
+    /// `Bearer <unit token>`, marked sensitive, when the configuration has one.
+    pub(crate) unit_token: Option<HeaderValue>,
     /// The rate-limit buckets, per (service, tenant).
     pub(crate) pacer: Pacer,
     /// Base URLs resolved so far, by the address of their (static) API: read by every call
@@ -51,7 +53,7 @@ pub(crate) struct Shared {
 
 impl Client {
     /// Builds a client. Fails with [`Error::InvalidRequest`] when a URL,
-    /// the user agent or the tenant header name is invalid, and with
+    /// the user agent, the unit token or the tenant header name is invalid, and with
     /// [`Error::InvalidTenantId`] when the delegated or the token tenant id
     /// is (see [`Config::delegated_tenant`]).
     pub fn new(config: Config, auth: &'static AuthSettings) -> Result<Client, Error> {
@@ -105,6 +107,19 @@ impl Client {
             user_agent_header.clone(),
             config.unit_token.as_ref(),
         );
+        let unit_token = config
+            .unit_token
+            .as_ref()
+            .map(|secret| {
+                HeaderValue::from_str(&format!("Bearer {}", secret.expose())).map_err(|_| {
+                    Error::invalid("the unit token contains characters not allowed in a header")
+                })
+            })
+            .transpose()?
+            .map(|mut value| {
+                value.set_sensitive(true);
+                value
+            });
         let pacer = Pacer::new(config.pacing.clone());
         Ok(Client {
             shared: Arc::new(Shared {
@@ -113,6 +128,7 @@ impl Client {
                 tenant_header,
                 tokens,
                 user_agent: user_agent_header,
+                unit_token,
                 pacer,
                 base_urls: Default::default(),
             }),

@@ -1,21 +1,26 @@
 //! Sending a prepared request: token, attempts, retries, error decoding.
 
+use std::future::Future;
+use std::pin::{Pin, pin};
+use std::task::Poll;
 use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
 use reqwest::header::{
     ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER, USER_AGENT,
 };
+use tokio::time::Sleep;
 use tracing::{Instrument, Span};
 
 use crate::auth::failure_reason;
-use crate::body::read_limited;
+use crate::body::{Limited, read_limited};
 use crate::client::{Client, Shared};
-use crate::config::MAX_ERROR_BODY_SIZE;
+use crate::config::{Config, MAX_ERROR_BODY_SIZE};
 use crate::deadline::Deadline;
 use crate::error::{ApiError, Error};
 use crate::operation::{ApiAuth, ErrorFamily, Method, Service};
 use crate::redact::Redactor;
+use crate::request::SendFuture;
 use crate::response::RawResponse;
 use crate::retry::{RetryPolicy, parse_retry_after};
 use crate::tenant::Tenant;
@@ -59,36 +64,21 @@ pub(crate) struct Prepared {
     pub(crate) tenant: Option<Tenant>,
 }
 
-/// How one attempt failed.
+/// How one attempt failed, its request sent (or sending it failed).
 struct Failed {
     error: Error,
-    /// Whether the request was sent. When no access token could be obtained
-    /// nothing reached the API, so any method may try again.
-    sent: bool,
     /// The answer's `Retry-After`, as a wait from when it arrived.
     retry_after: Option<Duration>,
     /// The access token the API refused with `401` (its [`Lease::id`](crate::auth::Lease)).
     refused_token: Option<u64>,
-    /// No access token could be obtained; the token requests were already
-    /// repeated as the policy allows.
-    no_token: bool,
 }
 
-impl Failed {
-    fn unsent(error: Error) -> Failed {
+impl From<Error> for Failed {
+    fn from(error: Error) -> Failed {
         Failed {
             error,
-            sent: false,
             retry_after: None,
             refused_token: None,
-            no_token: false,
-        }
-    }
-
-    fn sent(error: Error) -> Failed {
-        Failed {
-            sent: true,
-            ..Failed::unsent(error)
         }
     }
 }
@@ -96,33 +86,59 @@ impl Failed {
 /// The settings of one call: the client's, with the call's overrides.
 struct Settings<'a> {
     policy: &'a RetryPolicy,
+    call_timeout: Duration,
     attempt_timeout: Duration,
     max_body_size: usize,
 }
 
-/// Sends `req`, repeating it as the retry policy allows and once more with a
-/// fresh token after a `401`, all within the call's deadline, inside a
-/// `ruckus_one.call` span.
-pub(crate) async fn execute(client: &Client, req: &Prepared) -> Result<RawResponse, Error> {
-    let config = &client.shared().config;
-    let options = req.options.as_deref();
-    let deadline = Deadline::after(
-        options
-            .and_then(|o| o.call_timeout)
-            .unwrap_or(config.call_timeout),
-    );
-    let settings = Settings {
-        policy: options
-            .and_then(|o| o.retry.as_ref())
-            .unwrap_or(&config.retry),
-        attempt_timeout: options
-            .and_then(|o| o.attempt_timeout)
-            .unwrap_or(config.request_timeout),
-        max_body_size: options
-            .and_then(|o| o.max_body_size)
-            .unwrap_or(config.max_body_size),
-    };
-    let span = tracing::info_span!(
+impl<'a> Settings<'a> {
+    fn of(config: &'a Config, options: Option<&'a CallOptions>) -> Settings<'a> {
+        Settings {
+            policy: options
+                .and_then(|o| o.retry.as_ref())
+                .unwrap_or(&config.retry),
+            call_timeout: options
+                .and_then(|o| o.call_timeout)
+                .unwrap_or(config.call_timeout),
+            attempt_timeout: options
+                .and_then(|o| o.attempt_timeout)
+                .unwrap_or(config.request_timeout),
+            max_body_size: options
+                .and_then(|o| o.max_body_size)
+                .unwrap_or(config.max_body_size),
+        }
+    }
+}
+
+/// The future of one call: `req` sent by [`attempts`] inside a `ruckus_one.call` span, which
+/// records the call's outcome.
+///
+/// The call is one boxed future with as few futures nested in it as the work allows (the
+/// span's wrapper around the whole, the attempts' loop inside): a nested future is built, then
+/// moved into its parent, so each level of nesting copies it once more on every call.
+pub(crate) fn send(client: &Client, req: Prepared) -> SendFuture<'_> {
+    let span = call_span(&req);
+    let call = span.clone();
+    Box::pin(
+        async move {
+            // No timer covers the whole call: each step is bounded by the deadline itself (an
+            // attempt's timeout is capped to the time left and covers its body too; waits
+            // for budget or before a retry that would end after it are not made; a token
+            // request, when one is needed, runs under it), which saves a timer per call.
+            let started = (!call.is_disabled()).then(std::time::Instant::now);
+            let result = attempts(client, &req, &call).await;
+            if let Some(started) = started {
+                record_outcome(&call, &result, started.elapsed(), &client.redactor());
+            }
+            result
+        }
+        .instrument(span),
+    )
+}
+
+/// The span of one call, its outcome's fields still empty.
+fn call_span(req: &Prepared) -> Span {
+    tracing::info_span!(
         target: "ruckus_one_runtime",
         "ruckus_one.call",
         operation = req.operation,
@@ -136,19 +152,7 @@ pub(crate) async fn execute(client: &Client, req: &Prepared) -> Result<RawRespon
         error = tracing::field::Empty,
         code = tracing::field::Empty,
         paced_ms = tracing::field::Empty,
-    );
-    // No timer covers the whole call: each step is bounded by the deadline itself (an
-    // attempt's timeout is capped to the time left and covers its body too; waits
-    // for budget or before a retry that would end after it are not made; a token request,
-    // when one is needed, runs under it), which saves a timer per call.
-    let started = (!span.is_disabled()).then(std::time::Instant::now);
-    let result = attempts(client, req, &settings, &deadline, &span)
-        .instrument(span.clone())
-        .await;
-    if let Some(started) = started {
-        record_outcome(&span, &result, started.elapsed(), &client.redactor());
-    }
-    result
+    )
 }
 
 /// Records the outcome of a call on its span, and says it in an event. The
@@ -216,37 +220,101 @@ fn error_kind(error: &Error) -> &'static str {
     }
 }
 
-async fn attempts(
-    client: &Client,
-    req: &Prepared,
-    settings: &Settings<'_>,
-    deadline: &Deadline,
-    span: &Span,
-) -> Result<RawResponse, Error> {
+/// Sends `req`, repeating it as the retry policy allows and once more with a fresh token after
+/// a `401`, all within the call's deadline; records the attempts and the time paced on `span`.
+///
+/// One attempt's steps are inline in the loop rather than a future of their own (see [`send`]).
+async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawResponse, Error> {
     let shared = client.shared();
+    let settings = Settings::of(&shared.config, req.options.as_deref());
+    let deadline = Deadline::after(settings.call_timeout);
     let policy = settings.policy;
-    let attempts = policy.attempts();
     let idempotent = req.method.is_idempotent();
     let mut failed = 0u32;
     let mut sent = 0u32;
     let mut renewed_token = false;
     let unit_token = match req.auth {
         ApiAuth::ClientCredentials => None,
-        ApiAuth::UnitToken => Some(unit_token_header(client, req.api)?),
+        ApiAuth::UnitToken => Some(unit_token(shared, req.api)?),
     };
     let tenant = req.tenant.as_ref().map_or("", Tenant::id);
     let mut paced = Duration::ZERO;
     loop {
-        if let Some(service) = req.service {
-            pace(shared, service, tenant, deadline, span, &mut paced).await?;
+        let budget = budget_wait(shared, req.service, tenant, &deadline)?;
+        if let Some(wait) = budget {
+            tokio::time::sleep(wait).await;
+            paced += wait;
+            span.record("paced_ms", millis(paced));
         }
         sent += 1;
         span.record("attempts", sent);
-        let failure =
-            match attempt(shared, req, unit_token.as_ref(), settings, deadline, span).await {
-                Ok(response) => return Ok(response),
-                Err(failure) => failure,
+        // One attempt. Its values live in this block only: a value still in scope at an
+        // `await` takes room in the call's future, even when it was moved away.
+        let failure = 'attempt: {
+            // The token's own redactor masks it too; a unit token call takes the client's.
+            let (outgoing, token, redactor) = match unit_token {
+                Some(unit) => (
+                    request(shared, req, Some(unit.clone())),
+                    None,
+                    shared.tokens.redactor(),
+                ),
+                None => {
+                    let lease = match shared.tokens.cached() {
+                        Some(lease) => lease,
+                        // Boxed: a token request is rare, and its future (a whole call of its
+                        // own, with retries) would otherwise double the size of every call's
+                        // future. Token requests were already repeated as the policy allows.
+                        None => {
+                            let fetch = shared.tokens.get(&shared.http, &deadline, policy);
+                            Box::pin(deadline.run(fetch)).await?
+                        }
+                    };
+                    (
+                        request(shared, req, Some(lease.header)),
+                        Some(lease.id),
+                        lease.redactor,
+                    )
+                }
             };
+            // The attempt (answer and body) is bounded by one timer, polled in place next to
+            // them: reqwest's own per-request timeout would box a timer for the answer and
+            // another for the body (four allocations a call).
+            let mut timer = pin!(tokio::time::sleep(deadline.cap(settings.attempt_timeout)));
+            let mut pending = pin!(shared.http.execute(outgoing));
+            let mut response = match before(timer.as_mut(), pending.as_mut()).await {
+                Some(Ok(response)) => response,
+                Some(Err(error)) => break 'attempt Failed::from(Error::from_reqwest(error)),
+                None => break 'attempt Failed::from(Error::Timeout),
+            };
+            let status = response.status().as_u16();
+            let success = (200..300).contains(&status);
+            let limit = settings.max_body_size;
+            let read_limit = if success {
+                limit
+            } else {
+                limit.min(MAX_ERROR_BODY_SIZE)
+            };
+            let body = {
+                let read = pin!(read_limited(&mut response, read_limit, success));
+                before(timer.as_mut(), read).await
+            };
+            let body = match body {
+                Some(Ok(body)) => body,
+                Some(Err(error)) => break 'attempt Failed::from(Error::from_reqwest(error)),
+                None => break 'attempt Failed::from(Error::Timeout),
+            };
+            let headers = std::mem::take(response.headers_mut());
+            match answer(req, status, headers, body, limit, redactor, token) {
+                Ok(response) => {
+                    span.record("status", status);
+                    return Ok(response);
+                }
+                Err(failure) => failure,
+            }
+        };
+        if let Some(status) = failure.error.status() {
+            span.record("status", status);
+        }
         if let (Some(token), false) = (failure.refused_token, renewed_token) {
             tracing::debug!(
                 target: "ruckus_one_runtime",
@@ -260,70 +328,96 @@ async fn attempts(
             shared.pacer.throttled(service, tenant, failure.retry_after);
         }
         failed += 1;
-        let retryable = !failure.no_token
-            && failure
-                .error
-                .failure()
-                .is_some_and(|f| f.is_retryable(idempotent || !failure.sent));
-        if !retryable || failed >= attempts {
+        let retryable = failure
+            .error
+            .failure()
+            .is_some_and(|f| f.is_retryable(idempotent));
+        if !retryable || failed >= policy.attempts() {
             return Err(failure.error);
         }
-        let reason = failure_reason(&failure.error);
-        // A service that asks for a longer wait than the policy allows, or
-        // a wait that would end after the deadline: the error now.
-        match policy.delay(failed, failure.retry_after) {
-            Some(wait) if deadline.allows_wait(wait) => {
-                tracing::info!(
-                    target: "ruckus_one_runtime",
-                    attempt = sent,
-                    delay_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
-                    reason = %reason,
-                    retry_after_s = failure.retry_after.map(|d| d.as_secs()),
-                    "retrying"
-                );
-                tokio::time::sleep(wait).await;
-            }
-            Some(_) => {
-                tracing::info!(
-                    target: "ruckus_one_runtime",
-                    attempt = sent,
-                    reason = %reason,
-                    "not retrying: the wait would end after the call's deadline"
-                );
-                return Err(failure.error);
-            }
-            None => {
-                tracing::info!(
-                    target: "ruckus_one_runtime",
-                    attempt = sent,
-                    reason = %reason,
-                    retry_after_s = failure.retry_after.map(|d| d.as_secs()),
-                    "not retrying: the service asks to wait longer than the retry policy allows"
-                );
-                return Err(failure.error);
-            }
-        }
+        let wait = retry_wait(policy, failed, sent, failure, &deadline)?;
+        tokio::time::sleep(wait).await;
     }
 }
 
-/// Takes one call from the bucket of (`service`, `tenant`), waiting until the service's limit
-/// allows it; the time waited is added to `paced` and recorded on the call's span
-/// (`paced_ms`). A wait that would end after the call's deadline gives the call back and fails
-/// at once with [`Error::Timeout`].
-async fn pace(
+/// `work`'s output, or `None` when `timer` fires first; both stay where they are (pinned in the
+/// caller's future) instead of moving into a combinator.
+fn before<'a, F: Future>(
+    mut timer: Pin<&'a mut Sleep>,
+    mut work: Pin<&'a mut F>,
+) -> impl Future<Output = Option<F::Output>> + 'a {
+    std::future::poll_fn(move |cx| {
+        if let Poll::Ready(output) = work.as_mut().poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        timer.as_mut().poll(cx).map(|()| None)
+    })
+}
+
+/// The wait before the next attempt after `failure` (the `failed`-th failure, of `sent`
+/// attempts), or the failure's error when it is not to be retried: the service asks for a
+/// longer wait than the policy allows, or the wait would end after the deadline.
+fn retry_wait(
+    policy: &RetryPolicy,
+    failed: u32,
+    sent: u32,
+    failure: Failed,
+    deadline: &Deadline,
+) -> Result<Duration, Error> {
+    let reason = failure_reason(&failure.error);
+    let retry_after_s = failure.retry_after.map(|d| d.as_secs());
+    match policy.delay(failed, failure.retry_after) {
+        Some(wait) if deadline.allows_wait(wait) => {
+            tracing::info!(
+                target: "ruckus_one_runtime",
+                attempt = sent,
+                delay_ms = millis(wait),
+                reason = %reason,
+                retry_after_s,
+                "retrying"
+            );
+            Ok(wait)
+        }
+        Some(_) => {
+            tracing::info!(
+                target: "ruckus_one_runtime",
+                attempt = sent,
+                reason = %reason,
+                "not retrying: the wait would end after the call's deadline"
+            );
+            Err(failure.error)
+        }
+        None => {
+            tracing::info!(
+                target: "ruckus_one_runtime",
+                attempt = sent,
+                reason = %reason,
+                retry_after_s,
+                "not retrying: the service asks to wait longer than the retry policy allows"
+            );
+            Err(failure.error)
+        }
+    }
+}
+/// Takes one call from the bucket of (`service`, `tenant`): how long to wait until the
+/// service's limit allows it, if at all (`None` for calls not paced and calls within budget). A
+/// wait that would end after the call's deadline gives the call back and fails at once with
+/// [`Error::Timeout`].
+fn budget_wait(
     shared: &Shared,
-    service: &'static Service,
+    service: Option<&'static Service>,
     tenant: &str,
     deadline: &Deadline,
-    span: &Span,
-    paced: &mut Duration,
-) -> Result<(), Error> {
+) -> Result<Option<Duration>, Error> {
+    let Some(service) = service else {
+        return Ok(None);
+    };
     let Some(reservation) = shared.pacer.reserve(service, tenant) else {
-        return Ok(());
+        return Ok(None);
     };
     let wait = reservation.wait;
     if wait.is_zero() {
-        return Ok(());
+        return Ok(None);
     }
     if !deadline.allows_wait(wait) {
         shared.pacer.release(service, tenant);
@@ -341,108 +435,60 @@ async fn pace(
         wait_ms = millis(wait),
         "waiting for rate budget"
     );
-    tokio::time::sleep(wait).await;
-    *paced += wait;
-    span.record("paced_ms", millis(*paced));
-    Ok(())
+    Ok(Some(wait))
 }
 
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Obtains the token if needed and sends `req` once.
-async fn attempt(
+/// The request of one attempt: `req` with `authorization`, the headers the runtime manages
+/// replacing any of the same name the caller gave. Built as a whole rather than through
+/// reqwest's builder, whose every call moves the builder (a few hundred bytes) once more.
+fn request(
     shared: &Shared,
     req: &Prepared,
-    unit_token: Option<&HeaderValue>,
-    settings: &Settings<'_>,
-    deadline: &Deadline,
-    span: &Span,
-) -> Result<RawResponse, Failed> {
-    let lease = match unit_token {
-        Some(_) => None,
-        None => match shared.tokens.cached() {
-            Some(lease) => Some(lease),
-            // Boxed: a token request is rare, and its future (a whole call of its own, with
-            // retries) would otherwise double the size of every call's future, which is copied
-            // and touched on every call.
-            None => Some(
-                Box::pin(deadline.run(shared.tokens.get(&shared.http, deadline, settings.policy)))
-                    .await
-                    .map_err(|error| Failed {
-                        no_token: true,
-                        ..Failed::unsent(error)
-                    })?,
-            ),
-        },
-    };
-    // The token's own redactor masks it too; a unit token call takes the client's.
-    let (authorization, token, redactor) = match lease {
-        Some(lease) => (Some(lease.header), Some(lease.id), lease.redactor),
-        None => (unit_token.cloned(), None, shared.tokens.redactor()),
-    };
-    let mut builder = shared
-        .http
-        .request(req.method.to_reqwest(), req.url.clone());
-    // The call's headers go straight into reqwest's (their values are shared, not copied),
-    // except those the runtime sets itself, which replace any given.
-    for (name, value) in req.headers.iter().flat_map(|h| h.iter()) {
-        let managed = name == ACCEPT
-            || (name == CONTENT_TYPE && req.content_type.is_some())
-            || (name == shared.tenant_header && req.tenant.is_some())
-            || (name == AUTHORIZATION && authorization.is_some())
-            || (name == USER_AGENT && shared.user_agent.is_some());
-        if !managed {
-            builder = builder.header(name.clone(), value.clone());
-        }
+    authorization: Option<HeaderValue>,
+) -> reqwest::Request {
+    let mut request = reqwest::Request::new(req.method.to_reqwest(), req.url.clone());
+    let headers = request.headers_mut();
+    // The call's headers go straight into reqwest's (their values are shared, not copied).
+    if let Some(given) = &req.headers {
+        headers.clone_from(given);
     }
-    builder = builder.header(ACCEPT, req.accept.clone());
+    headers.insert(ACCEPT, req.accept.clone());
     if let Some(value) = &req.content_type {
-        builder = builder.header(CONTENT_TYPE, value.clone());
+        headers.insert(CONTENT_TYPE, value.clone());
     }
     if let Some(tenant) = &req.tenant {
-        builder = builder.header(shared.tenant_header.clone(), tenant.header().clone());
+        headers.insert(shared.tenant_header.clone(), tenant.header().clone());
     }
     if let Some(value) = authorization {
-        builder = builder.header(AUTHORIZATION, value);
+        headers.insert(AUTHORIZATION, value);
     }
     if let Some(user_agent) = &shared.user_agent {
-        builder = builder.header(USER_AGENT, user_agent.clone());
+        headers.insert(USER_AGENT, user_agent.clone());
     }
     if let Some(body) = &req.body {
-        builder = builder.body(body.clone());
+        *request.body_mut() = Some(body.clone().into());
     }
-    let limit = settings.max_body_size;
-    // The attempt (answer and body) is bounded by tokio's timeout around it, kept inside this
-    // future: reqwest's own per-request timeout would box a timer for the answer and another
-    // for the body (four allocations a call).
-    let attempt_limit = deadline.cap(settings.attempt_timeout);
-    // Sent now: the future below holds reqwest's small pending call, not the request builder.
-    let pending = builder.send();
-    let outcome = tokio::time::timeout(attempt_limit, async {
-        let mut response = pending.await?;
-        let status = response.status().as_u16();
-        let success = (200..300).contains(&status);
-        let read_limit = if success {
-            limit
-        } else {
-            limit.min(MAX_ERROR_BODY_SIZE)
-        };
-        let body = read_limited(&mut response, read_limit, success).await?;
-        // Taken after the body: not kept in the future while the body is read.
-        let headers = std::mem::take(response.headers_mut());
-        Ok::<_, reqwest::Error>((status, headers, body))
-    })
-    .await;
-    let (status, headers, body) = match outcome {
-        Ok(answer) => answer.map_err(|e| Failed::sent(Error::from_reqwest(e)))?,
-        Err(_elapsed) => return Err(Failed::sent(Error::Timeout)),
-    };
-    span.record("status", status);
+    request
+}
+
+/// What an answer of `status` with `headers` and `body` (read up to `limit`) means for the call:
+/// the response, or how the attempt failed. `token` is the id of the access token sent, if any.
+fn answer(
+    req: &Prepared,
+    status: u16,
+    headers: HeaderMap,
+    body: Limited,
+    limit: usize,
+    redactor: Redactor,
+    token: Option<u64>,
+) -> Result<RawResponse, Failed> {
     if (200..300).contains(&status) {
         if body.exceeded {
-            return Err(Failed::sent(Error::BodyTooLarge {
+            return Err(Failed::from(Error::BodyTooLarge {
                 limit: limit as u64,
                 status,
             }));
@@ -470,28 +516,17 @@ async fn attempt(
     Err(Failed {
         retry_after,
         refused_token: token.filter(|_| status == 401),
-        ..Failed::sent(Error::Api(error))
+        ..Failed::from(Error::Api(error))
     })
 }
 
-/// `Bearer <unit token>` from the configuration, marked sensitive.
-fn unit_token_header(client: &Client, api: &str) -> Result<reqwest::header::HeaderValue, Error> {
-    let missing = || Error::Auth {
+/// The unit token's `Authorization` value, or the error of a call that needs one when the
+/// configuration has none.
+fn unit_token<'a>(shared: &'a Shared, api: &str) -> Result<&'a HeaderValue, Error> {
+    shared.unit_token.as_ref().ok_or_else(|| Error::Auth {
         status: None,
         message: format!(
             "operations of the `{api}` API need a token: set it with Config::unit_token"
         ),
-    };
-    let secret = client
-        .shared()
-        .config
-        .unit_token
-        .as_ref()
-        .ok_or_else(missing)?;
-    let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {}", secret.expose()))
-        .map_err(|_| Error::InvalidRequest {
-            message: "the unit token contains characters not allowed in a header".to_owned(),
-        })?;
-    value.set_sensitive(true);
-    Ok(value)
+    })
 }

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use crate::client::Client;
 use crate::error::Error;
-use crate::execute::{CallOptions, Prepared, execute};
+use crate::execute::{self, CallOptions, Prepared};
 use crate::multipart::Multipart;
 use crate::operation::{Api, ErrorFamily, Method, Operation};
 use crate::path;
@@ -106,7 +106,8 @@ enum Body {
     },
 }
 
-type SendFuture<'a> = Pin<Box<dyn Future<Output = Result<RawResponse, Error>> + Send + 'a>>;
+pub(crate) type SendFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<RawResponse, Error>> + Send + 'a>>;
 
 impl<'a> Request<'a> {
     /// Starts a call of `op`. `path_params` are the values of the `{...}`
@@ -470,7 +471,7 @@ impl<'a> Request<'a> {
             Ok(prepared) => prepared,
             Err(error) => return Box::pin(std::future::ready(Err(error))),
         };
-        Box::pin(async move { execute(client, &prepared).await })
+        execute::send(client, prepared)
     }
 
     fn prepare(self) -> Result<Prepared, Error> {

@@ -75,3 +75,16 @@ async fn missing_unit_token_is_an_auth_error_before_sending() {
             .is_empty()
     );
 }
+
+#[tokio::test]
+async fn a_unit_token_that_cannot_be_a_header_is_refused_when_the_client_is_built() {
+    let server = MockServer::start().await;
+    let err = Client::new(config(&server).unit_token("unit-secret\n2"), &AUTH).unwrap_err();
+    match &err {
+        Error::InvalidRequest { message } => {
+            assert!(message.contains("unit token"), "{message}");
+            assert!(!message.contains("unit-secret"), "{message}");
+        }
+        other => panic!("expected an invalid request, got {other:?}"),
+    }
+}
