@@ -202,6 +202,51 @@ async fn warm_token(client: &Client, server: &MockServer) {
         .unwrap();
 }
 
+/// Answers each request with its status line, headers and the first 10 of 100 announced bytes,
+/// then sends nothing more (the connection stays open).
+fn stalling_body_server() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for mut stream in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let _ = std::io::Read::read(&mut stream, &mut buf);
+            let head =
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n";
+            let _ = std::io::Write::write_all(&mut stream, head.as_bytes());
+            let _ = std::io::Write::write_all(&mut stream, b"{\"id\": \"12");
+            open.push(stream);
+            if open.len() > 50 {
+                break;
+            }
+        }
+    });
+    base
+}
+
+/// The attempt timeout covers the body too: an answer whose body stops coming is a timeout.
+/// Real time (a paused clock would jump to the timeout before the server's answer arrives); the
+/// outer bound only stops a call that never ends.
+#[tokio::test]
+async fn a_body_that_stops_coming_is_a_timeout() {
+    let server = server().await;
+    let client = Client::new(
+        config(&server)
+            .api_base_url("config", stalling_body_server())
+            .request_timeout(Duration::from_millis(300))
+            .retry(RetryPolicy::none()),
+        &AUTH,
+    )
+    .unwrap();
+    warm_token(&client, &server).await;
+    let result = tokio::time::timeout(Duration::from_secs(60), call(&client, &GET_THING, &["1"]))
+        .await
+        .expect("the call never ended: the body was read without the attempt's timeout");
+    let err = result.unwrap_err();
+    assert!(matches!(err, Error::Timeout), "{err:?}");
+}
+
 /// The token request is bounded by the call timeout too.
 #[tokio::test]
 async fn the_call_timeout_bounds_the_token_request() {
