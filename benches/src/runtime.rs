@@ -147,7 +147,7 @@ pub async fn runtime_bench(server: &Server, options: &Options) -> Result<(), Fai
         "runtime: 25-AP page {} bytes, one AP {} bytes, {} run(s)",
         server.state.page_bytes(),
         server.state.ap_bytes(),
-        options.runs
+        options.runtime_runs
     );
     let scenarios: [(&str, Call<Client>, Call<Hand>, usize); 3] = [
         ("empty body", generated_empty, hand_empty, 16000),
@@ -165,7 +165,7 @@ pub async fn runtime_bench(server: &Server, options: &Options) -> Result<(), Fai
             load(&generated, generated_call, callers, 2).await?;
             load(&hand, hand_call, callers, 2).await?;
             let (mut generated_runs, mut hand_runs) = (Vec::new(), Vec::new());
-            for run in 0..options.runs {
+            for run in 0..options.runtime_runs {
                 eprintln!("runtime: {name}, {callers} caller(s), run {}", run + 1);
                 // Alternate which client goes first, so drift in the machine's load evens out.
                 if run % 2 == 0 {
