@@ -337,14 +337,31 @@ fn accept_async(
         .activities
         .insert(id.clone(), activity);
     let mut envelope = json!({"requestId": id});
-    let object_id = match done.and_then(|d| d.get("id")) {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
-        _ => None,
+    // What the write made: one object, or (an asynchronous batch) a list of them.
+    let made: &[Value] = match done {
+        Some(Value::Array(list)) => list,
+        Some(one) => std::slice::from_ref(one),
+        None => &[],
     };
-    if let Some(object_id) = object_id {
-        envelope["response"] = json!({"id": object_id});
-        envelope["id"] = json!(object_id);
+    let object_ids: Vec<String> = made
+        .iter()
+        .filter_map(|d| match d.get("id") {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        })
+        .collect();
+    if let Some(first) = object_ids.first() {
+        envelope["response"] = json!({"id": first});
+        envelope["id"] = json!(first);
+    }
+    // Created customer tenants are named one by one, each with the activity's request id
+    // (`ResponseBov2`: `data` of `ResponseBo`).
+    if ctx.route.family == roles::TENANTS && matches!(done, Some(Value::Array(_))) {
+        envelope["data"] = object_ids
+            .iter()
+            .map(|tenant| json!({"requestId": id, "tenantId": tenant}))
+            .collect();
     }
     envelope
 }

@@ -27,7 +27,7 @@ pub struct Call<'a> {
 
 /// The family whose creations are customer tenants of their creator: it may act for them, and
 /// its customer queries list them.
-const TENANTS: &str = "/tenants";
+pub(crate) const TENANTS: &str = "/tenants";
 
 fn is_item(role: Role) -> bool {
     matches!(
@@ -278,20 +278,24 @@ fn integer_ids(call: &Call<'_>) -> bool {
     })
 }
 
+/// Creates one object per entry of a batch body (a list, or the tenants' holder), else one. The
+/// candidate answer: the created object (the first of a batch), or for an asynchronous batch
+/// every created object, as a list (its accepted answer names each, see
+/// `handler::accept_async`).
 fn create(call: &Call<'_>, state: &mut State) -> Result<Value, Refusal> {
-    let bodies: Vec<Option<&Value>> = match call.body {
-        Some(Value::Array(list)) => list.iter().map(Some).collect(),
+    let (bodies, batch): (Vec<Option<&Value>>, bool) = match call.body {
+        Some(Value::Array(list)) => (list.iter().map(Some).collect(), true),
         // Customer tenants come in a holder: `{"data": [1 to 100 of them]}`
         // (`AddTenantRequestHolder`), each one tenant.
         Some(Value::Object(holder)) if call.route.family == TENANTS => match holder.get("data") {
-            Some(Value::Array(list)) => list.iter().map(Some).collect(),
-            _ => vec![call.body],
+            Some(Value::Array(list)) => (list.iter().map(Some).collect(), true),
+            _ => (vec![call.body], false),
         },
-        other => vec![other],
+        other => (vec![other], false),
     };
     let key = call.item_param().map(str::to_owned);
     let numeric = integer_ids(call);
-    let mut first = None;
+    let mut created = Vec::with_capacity(bodies.len());
     for body in bodies {
         let mut obj = as_object(body);
         let given = key
@@ -326,9 +330,13 @@ fn create(call: &Call<'_>, state: &mut State) -> Result<Value, Refusal> {
                 .or_default()
                 .push(id);
         }
-        first.get_or_insert(v);
+        created.push(v);
     }
-    Ok(first.unwrap_or_else(|| json!({})))
+    Ok(if batch && call.route.asynchronous {
+        Value::Array(created)
+    } else {
+        created.into_iter().next().unwrap_or_else(|| json!({}))
+    })
 }
 
 /// RFC 7386 JSON merge patch.

@@ -515,3 +515,53 @@ async fn the_msp_customer_query_lists_the_configured_and_the_created_customers()
         "the MSP's own tenant"
     );
 }
+
+/// One create request for several customers answers each created tenant by id, with the
+/// activity's request id (`ResponseBov2`), and each is then a customer of the caller.
+#[tokio::test]
+async fn creating_several_customers_at_once_names_each_created_tenant() {
+    let sim = sim_with(SimConfig::default().activity_duration(Duration::ZERO)).await;
+    let client = client_for(&sim);
+    let body: ruckus_one::network::AddTenantRequestHolder =
+        serde_json::from_value(json!({"data": [{"name": "Gamma"}, {"name": "Delta"}]}))
+            .expect("body");
+    let accepted = client
+        .network()
+        .tenants()
+        .create_tenant(&body)
+        .send()
+        .await
+        .expect("accepted");
+    let request_id = accepted.request_id().expect("a request id").to_owned();
+    let named: Vec<(String, Option<String>)> = accepted
+        .data
+        .iter()
+        .map(|r| (r.request_id.clone(), r.tenant_id.clone()))
+        .collect();
+    assert_eq!(named.len(), 2, "{named:?}");
+    let stored = sim.objects("sim-tenant", "/tenants");
+    for ((rid, tenant), name) in named.iter().zip(["Gamma", "Delta"]) {
+        assert_eq!(rid, &request_id);
+        let tenant = tenant.as_deref().expect("a tenant id");
+        let record = stored
+            .iter()
+            .find(|t| t["id"] == tenant)
+            .unwrap_or_else(|| panic!("{tenant} not stored: {stored:?}"));
+        assert_eq!(record["name"], name);
+        // A customer of the caller: the client may act for it.
+        let own = client
+            .with_tenant(tenant)
+            .expect("tenant id")
+            .network()
+            .tenants()
+            .get_self_tenant()
+            .send()
+            .await
+            .expect("the customer reads itself");
+        assert_eq!(own.id.as_deref(), Some(tenant));
+    }
+    accepted
+        .wait(&quick())
+        .await
+        .expect("the activity succeeds");
+}
