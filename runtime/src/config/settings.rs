@@ -282,7 +282,7 @@ impl Config {
 
     /// The token sent as `Authorization: Bearer` by operations of APIs that authenticate with
     /// a caller-supplied token (`auth: unit_token` in the spec), such as
-    /// the resident portal's unit token. Kept as a [`Secret`]; [`Client::new`](crate::Client::new)
+    /// the resident portal's unit token. Kept as a [`Secret`]; `Client::new`
     /// refuses one that cannot be sent in a header.
     pub fn unit_token(mut self, token: impl Into<Secret>) -> Self {
         self.unit_token = Some(token.into());
