@@ -254,7 +254,7 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
             // The token's own redactor masks it too; a unit token call takes the client's.
             let (outgoing, token, redactor) = match unit_token {
                 Some(unit) => (
-                    request(shared, req, Some(unit.clone())),
+                    request(shared, req, unit.clone()),
                     None,
                     shared.tokens.redactor(),
                 ),
@@ -270,7 +270,7 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
                         }
                     };
                     (
-                        request(shared, req, Some(lease.header)),
+                        request(shared, req, lease.header),
                         Some(lease.id),
                         lease.redactor,
                     )
@@ -445,11 +445,7 @@ fn millis(d: Duration) -> u64 {
 /// The request of one attempt: `req` with `authorization`, the headers the runtime manages
 /// replacing any of the same name the caller gave. Built as a whole rather than through
 /// reqwest's builder, whose every call moves the builder (a few hundred bytes) once more.
-fn request(
-    shared: &Shared,
-    req: &Prepared,
-    authorization: Option<HeaderValue>,
-) -> reqwest::Request {
+fn request(shared: &Shared, req: &Prepared, authorization: HeaderValue) -> reqwest::Request {
     let mut request = reqwest::Request::new(req.method.to_reqwest(), req.url.clone());
     let headers = request.headers_mut();
     // The call's headers go straight into reqwest's (their values are shared, not copied).
@@ -463,9 +459,7 @@ fn request(
     if let Some(tenant) = &req.tenant {
         headers.insert(shared.tenant_header.clone(), tenant.header().clone());
     }
-    if let Some(value) = authorization {
-        headers.insert(AUTHORIZATION, value);
-    }
+    headers.insert(AUTHORIZATION, authorization);
     if let Some(user_agent) = &shared.user_agent {
         headers.insert(USER_AGENT, user_agent.clone());
     }

@@ -202,29 +202,6 @@ async fn warm_token(client: &Client, server: &MockServer) {
         .unwrap();
 }
 
-/// Answers each request with its status line, headers and the first 10 of 100 announced bytes,
-/// then sends nothing more (the connection stays open).
-fn stalling_body_server() -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        let mut open = Vec::new();
-        for mut stream in listener.incoming().flatten() {
-            let mut buf = [0u8; 4096];
-            let _ = std::io::Read::read(&mut stream, &mut buf);
-            let head =
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n";
-            let _ = std::io::Write::write_all(&mut stream, head.as_bytes());
-            let _ = std::io::Write::write_all(&mut stream, b"{\"id\": \"12");
-            open.push(stream);
-            if open.len() > 50 {
-                break;
-            }
-        }
-    });
-    base
-}
-
 /// The attempt timeout covers the body too: an answer whose body stops coming is a timeout.
 /// Real time (a paused clock would jump to the timeout before the server's answer arrives); the
 /// outer bound only stops a call that never ends.
@@ -310,6 +287,21 @@ fn default_timeouts_fit_three_attempts_in_the_call_timeout() {
 
 /// Accepts connections, reads the request and never answers; counts them.
 fn silent_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    holding_server(b"")
+}
+
+/// Answers each request with its status line, headers and the first 10 of 100 announced bytes,
+/// then sends nothing more.
+fn stalling_body_server() -> String {
+    let answer = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"id\": \"12";
+    holding_server(answer).0
+}
+
+/// Accepts connections, reads the request, writes `answer` (perhaps nothing) and keeps the
+/// connection open without another byte, for at most the test's duration; counts them.
+fn holding_server(
+    answer: &'static [u8],
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -317,11 +309,11 @@ fn silent_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
     let counted = count.clone();
     std::thread::spawn(move || {
         let mut open = Vec::new();
-        for stream in listener.incoming().flatten() {
+        for mut stream in listener.incoming().flatten() {
             counted.fetch_add(1, Ordering::SeqCst);
             let mut buf = [0u8; 4096];
-            let _ = std::io::Read::read(&mut &stream, &mut buf);
-            // Kept open, never answered, for at most the test's duration.
+            let _ = std::io::Read::read(&mut stream, &mut buf);
+            let _ = std::io::Write::write_all(&mut stream, answer);
             open.push(stream);
             if open.len() > 50 {
                 break;
