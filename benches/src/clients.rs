@@ -13,6 +13,10 @@ use serde::de::DeserializeOwned;
 /// The media type `query_venue_aps` sends and accepts by default.
 const V1: &str = "application/vnd.ruckus.v1+json";
 
+/// The hand-written client's `User-Agent`, as long as the generated client's default one
+/// (`ruckus-one-rust/<version>`).
+const HAND_USER_AGENT: &str = concat!("hand-written-rs/", env!("CARGO_PKG_VERSION"));
+
 pub type Failure = Box<dyn std::error::Error + Send + Sync>;
 
 /// The generated client for the server at `base`. Pacing is off: the local server has no rate
@@ -88,8 +92,15 @@ pub struct Hand {
 
 impl Hand {
     /// Fetches a token (client credentials, form-encoded) and keeps it.
+    ///
+    /// The client names itself in a `User-Agent` header, as the generated one does by default,
+    /// so that both send the same headers: the comparison is of the clients' work, not of what
+    /// the (in-process) server parses. Without it, the generated client's requests carry one
+    /// header more, which cost 1-2 % of the CPU per call on the empty body.
     pub async fn connect(base: &str) -> Result<Hand, Failure> {
-        let http = reqwest::Client::new();
+        let http = reqwest::Client::builder()
+            .user_agent(HAND_USER_AGENT)
+            .build()?;
         let answer: serde_json::Value = decode(
             http.post(format!("{base}/oauth2/token"))
                 .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
