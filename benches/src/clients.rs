@@ -96,7 +96,7 @@ impl Hand {
     /// The client names itself in a `User-Agent` header, as the generated one does by default,
     /// so that both send the same headers: the comparison is of the clients' work, not of what
     /// the (in-process) server parses. Without it, the generated client's requests carry one
-    /// header more, which cost 1-2 % of the CPU per call on the empty body.
+    /// header more, which cost 1-3 % of the CPU per call on the empty body.
     pub async fn connect(base: &str) -> Result<Hand, Failure> {
         let http = reqwest::Client::builder()
             .user_agent(HAND_USER_AGENT)
