@@ -155,6 +155,7 @@ mod pacing;
 pub mod paging;
 mod path;
 mod raw;
+mod raw_json;
 mod redact;
 mod request;
 mod response;
@@ -190,6 +191,7 @@ pub use model::MissingField;
 pub use multipart::Multipart;
 pub use pacing::Pacing;
 pub use paging::Pages;
+pub use raw_json::RawJson;
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 

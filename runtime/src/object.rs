@@ -11,16 +11,17 @@
 //! calls these by their paths (`ruckus_one_runtime::object::Fields`); they are not meant for
 //! application code.
 
+use crate::RawJson;
 use serde::de::{self, DeserializeOwned};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, ser};
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The fields of one JSON object being decoded into a model.
+/// The fields of one JSON object being decoded into a model, each kept as its JSON text until
+/// it is taken (so what is left goes back exactly as received).
 pub struct Fields {
-    map: Map<String, Value>,
+    map: BTreeMap<String, RawJson>,
     error: Option<FieldError>,
 }
 
@@ -39,14 +40,16 @@ impl fmt::Display for FieldError {
 
 impl Fields {
     /// Reads the JSON object a model is decoded from (generic over the deserializer only).
+    /// Models decode from serde_json's deserializers (text, bytes, readers and `Value`s).
     pub fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Map::<String, Value>::deserialize(deserializer).map(|map| Fields { map, error: None })
+        BTreeMap::<String, RawJson>::deserialize(deserializer)
+            .map(|map| Fields { map, error: None })
     }
 
     /// A field that must be present (and not `null` unless `T` accepts it).
     pub fn required<T: DeserializeOwned>(&mut self, field: &str) -> Result<T, FieldError> {
         match self.map.remove(field) {
-            Some(value) => match T::deserialize(value) {
+            Some(value) => match value.decode() {
                 Ok(v) => Ok(v),
                 Err(e) => Err(invalid(field, e)),
             },
@@ -58,8 +61,9 @@ impl Fields {
     /// is recorded and reported by [`check`](Self::check).
     pub fn optional<T: DeserializeOwned>(&mut self, field: &str) -> Option<T> {
         match self.map.remove(field) {
-            None | Some(Value::Null) => None,
-            Some(value) => match T::deserialize(value) {
+            None => None,
+            Some(value) if value.is_null() => None,
+            Some(value) => match value.decode() {
                 Ok(v) => Some(v),
                 Err(e) => {
                     self.fail(field, e);
@@ -79,8 +83,8 @@ impl Fields {
     }
 
     /// The fields not taken: a model's `additional_fields`.
-    pub fn rest(&mut self) -> BTreeMap<String, Value> {
-        std::mem::take(&mut self.map).into_iter().collect()
+    pub fn rest(&mut self) -> BTreeMap<String, RawJson> {
+        std::mem::take(&mut self.map)
     }
 }
 
@@ -105,10 +109,11 @@ fn invalid(field: &str, e: serde_json::Error) -> FieldError {
     }
 }
 
-/// The fields of one JSON object being written from a model, in the model's field order.
+/// The fields of one JSON object being written from a model, in the model's field order, each
+/// as its JSON text (a nested model's unknown values stay exact).
 #[derive(Default)]
 pub struct Writer {
-    entries: Vec<(String, Value)>,
+    entries: Vec<(String, RawJson)>,
     error: Option<String>,
 }
 
@@ -116,7 +121,7 @@ impl Writer {
     /// A field written whatever its value (a required field; `None` of a nullable one is
     /// `null`).
     pub fn field<T: Serialize + ?Sized>(&mut self, field: &str, value: &T) {
-        let value = serde_json::to_value(value);
+        let value = RawJson::of(value);
         self.push(field, value);
     }
 
@@ -140,7 +145,7 @@ impl Writer {
         }
     }
 
-    fn push(&mut self, field: &str, value: Result<Value, serde_json::Error>) {
+    fn push(&mut self, field: &str, value: Result<RawJson, serde_json::Error>) {
         match value {
             Ok(v) => self.entries.push((field.to_owned(), v)),
             Err(e) if self.error.is_none() => self.error = Some(format!("field `{field}`: {e}")),
@@ -149,7 +154,7 @@ impl Writer {
     }
 
     /// A model's `additional_fields`: written after the named fields, never over one.
-    pub fn rest(&mut self, fields: &BTreeMap<String, Value>) {
+    pub fn rest(&mut self, fields: &BTreeMap<String, RawJson>) {
         let named = self.entries.len();
         for (k, v) in fields {
             if !self.entries[..named].iter().any(|(n, _)| n == k) {
@@ -173,15 +178,16 @@ impl Writer {
 
 /// Whole numbers within the range an `f64` holds exactly (±2^53) become integers; others stay
 /// floating point; a value JSON cannot hold (NaN, infinity) becomes `null`, as serde_json writes it.
-fn number_value(value: Option<f64>) -> Value {
+fn number_value(value: Option<f64>) -> RawJson {
+    use serde_json::Value;
     const EXACT: f64 = 9_007_199_254_740_992.0;
-    match value {
+    RawJson::from(match value {
         Some(v) if v.fract() == 0.0 && v.abs() <= EXACT && !(v == 0.0 && v.is_sign_negative()) => {
             Value::from(v as i64)
         }
         Some(v) => serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
         None => Value::Null,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -193,7 +199,7 @@ pub(crate) mod tests {
     struct Port {
         name: String,
         speed: Option<i64>,
-        rest: BTreeMap<String, Value>,
+        rest: BTreeMap<String, RawJson>,
     }
 
     impl<'de> Deserialize<'de> for Port {
@@ -231,8 +237,8 @@ pub(crate) mod tests {
             name: "1/1/1".into(),
             speed: None,
             rest: BTreeMap::from([
-                ("poe".to_owned(), json!(true)),
-                ("name".to_owned(), json!("shadowed")),
+                ("poe".to_owned(), json!(true).into()),
+                ("name".to_owned(), json!("shadowed").into()),
             ]),
         };
         assert_eq!(
@@ -248,15 +254,16 @@ pub(crate) mod tests {
             serde_json::from_value(json!({"name": "1/1/1", "speed": null, "poe": true})).unwrap();
         assert_eq!(port.name, "1/1/1");
         assert_eq!(port.speed, None);
-        assert_eq!(port.rest, BTreeMap::from([("poe".to_owned(), json!(true))]));
+        assert_eq!(
+            port.rest,
+            BTreeMap::from([("poe".to_owned(), json!(true).into())])
+        );
         let port: Port = serde_json::from_str(r#"{"name": "a", "speed": 10}"#).unwrap();
         assert_eq!(port.speed, Some(10));
     }
 
     /// Numbers no `f64` or `i64` holds: 2^64, more digits than a double
-    /// keeps, `-0`, an exponent out of a double's range. (Their text comes
-    /// back as it was; only an exponent's spelling is normalized: `1E7` is
-    /// written `1e+7`, the same number.)
+    /// keeps, `-0`, an exponent out of a double's range, an exponent's spelling.
     pub(crate) const EXACT_NUMBERS: &[&str] = &[
         "18446744073709551616",
         "-9223372036854775809",
@@ -266,6 +273,7 @@ pub(crate) mod tests {
         "-0.0",
         "1.0",
         "1e+400",
+        "1E7",
         "1e-7",
         "-2.5e-300",
         "100000000000000000000000000000000000000000000000000000000001",
@@ -279,11 +287,6 @@ pub(crate) mod tests {
             assert_eq!(port.speed, Some(10));
             assert_eq!(serde_json::to_string(&port).unwrap(), text, "{number}");
         }
-        let port: Port = serde_json::from_str(r#"{"name":"a","e":1E7}"#).unwrap();
-        assert_eq!(
-            serde_json::to_string(&port).unwrap(),
-            r#"{"name":"a","e":1e+7}"#
-        );
     }
 
     #[test]
@@ -311,9 +314,11 @@ pub(crate) mod tests {
         w.number("f", Some(f64::NAN));
         w.number("g", Some(-0.0));
         w.number("h", Some(1e300));
-        let text = w.finish(serde_json::value::Serializer).unwrap().to_string();
+        let mut text = Vec::new();
+        w.finish(&mut serde_json::Serializer::new(&mut text))
+            .unwrap();
         assert_eq!(
-            text,
+            String::from_utf8(text).unwrap(),
             r#"{"a":1000,"b":2.5,"c":null,"e":-3,"f":null,"g":-0.0,"h":1e+300}"#
         );
     }

@@ -1,41 +1,67 @@
 //! Support for generated union types: a value that is one of several named types.
 //!
 //! A generated union is an enum with one variant per type and an `Unknown` variant that keeps
-//! a value matching none of them as raw JSON. Its `Deserialize` buffers the value as a
-//! [`serde_json::Value`] and then either reads the discriminator with [`tag`] and decodes the
-//! variant it selects with [`decode`], or, without a discriminator, tries the variants in order
+//! a value matching none of them as its JSON text ([`RawJson`]). Its `Deserialize` buffers the
+//! value as text and then either reads the discriminator with [`tag`] and decodes the variant
+//! it selects with [`decode_tagged`], or, without a discriminator, tries the variants in order
 //! with [`try_decode`]. Generated code calls these functions by their paths
 //! (`ruckus_one_runtime::union::tag`); they are not meant for application code.
 
-use serde::de::{self, DeserializeOwned};
-use serde::{Serialize, Serializer};
-use serde_json::Value;
+use crate::RawJson;
+use crate::raw_json::{array_items, object_entries};
+use serde::de::{self, DeserializeOwned, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserializer, Serialize, Serializer};
+use std::fmt;
 
 /// The string value of the field `discriminator` when `value` is an object that has one.
 ///
 /// A missing field, a field that is not a string, or a value that is not an object gives
 /// `None`: the generated union then keeps the value in its `Unknown` variant.
-pub fn tag<'v>(value: &'v Value, discriminator: &str) -> Option<&'v str> {
-    value.as_object()?.get(discriminator)?.as_str()
+pub fn tag(value: &RawJson, discriminator: &str) -> Option<String> {
+    struct Tag<'a>(&'a str);
+    impl<'de> Visitor<'de> for Tag<'_> {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(key) = map.next_key::<std::borrow::Cow<'_, str>>()? {
+                if key == self.0 && found.is_none() {
+                    found = Some(map.next_value::<RawJson>()?.as_str());
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found.flatten())
+        }
+    }
+    if !value.as_json().starts_with('{') {
+        return None;
+    }
+    let mut de = serde_json::Deserializer::from_str(value.as_json());
+    de.deserialize_map(Tag(discriminator)).ok().flatten()
 }
 
 /// Decodes `value` as the variant type `T` its tag selected.
 ///
 /// A failure is an error of the outer deserializer naming the union type and the tag, so a
 /// malformed value of a known kind is reported as such instead of silently becoming `Unknown`.
-pub fn decode<T, E>(value: Value, union: &str, tag: &str) -> Result<T, E>
+pub fn decode<T, E>(value: &RawJson, union: &str, tag: &str) -> Result<T, E>
 where
     T: DeserializeOwned,
     E: de::Error,
 {
-    T::deserialize(value).map_err(|e| E::custom(format_args!("`{union}` tagged `{tag}`: {e}")))
+    value
+        .decode()
+        .map_err(|e| E::custom(format_args!("`{union}` tagged `{tag}`: {e}")))
 }
 
 /// Decodes `value` as the variant type `T` its tag selected, without the tag: a union with a
 /// discriminator owns its tag (it writes it back with [`serialize_tagged`]), so the variant
 /// type holds no field that could contradict it.
 pub fn decode_tagged<T, E>(
-    mut value: Value,
+    value: &RawJson,
     discriminator: &str,
     union: &str,
     tag: &str,
@@ -44,10 +70,24 @@ where
     T: DeserializeOwned,
     E: de::Error,
 {
-    if let Value::Object(map) = &mut value {
-        map.remove(discriminator);
+    match object_entries(value) {
+        Some(entries) => {
+            let mut text = String::with_capacity(value.as_json().len());
+            text.push('{');
+            for (k, v) in entries.iter().filter(|(k, _)| k != discriminator) {
+                if text.len() > 1 {
+                    text.push(',');
+                }
+                text.push_str(&serde_json::to_string(k).map_err(E::custom)?);
+                text.push(':');
+                text.push_str(v.as_json());
+            }
+            text.push('}');
+            let without_tag = RawJson::parse(&text).map_err(E::custom)?;
+            decode(&without_tag, union, tag)
+        }
+        None => decode(value, union, tag),
     }
-    decode(value, union, tag)
 }
 
 /// Writes a variant of a union with a discriminator: the tag first, then the variant's fields.
@@ -62,17 +102,15 @@ where
     S: Serializer,
 {
     use serde::ser::{Error as _, SerializeMap as _};
-    let fields = match serde_json::to_value(value).map_err(S::Error::custom)? {
-        Value::Object(map) => map,
-        other => {
-            return Err(S::Error::custom(format_args!(
-                "a variant tagged `{tag}` must be an object, not {other}"
-            )));
-        }
+    let raw = RawJson::of(value).map_err(S::Error::custom)?;
+    let Some(fields) = object_entries(&raw) else {
+        return Err(S::Error::custom(format_args!(
+            "a variant tagged `{tag}` must be an object, not {raw}"
+        )));
     };
     let mut map = serializer.serialize_map(Some(fields.len() + 1))?;
     map.serialize_entry(discriminator, tag)?;
-    for (k, v) in fields.iter().filter(|(k, _)| *k != discriminator) {
+    for (k, v) in fields.iter().filter(|(k, _)| k != discriminator) {
         map.serialize_entry(k, v)?;
     }
     map.end()
@@ -82,36 +120,54 @@ where
 /// (the secret fields of the union's variant types, at any depth) shown as `***`.
 pub fn debug_unknown(
     f: &mut std::fmt::Formatter<'_>,
-    value: &Value,
+    value: &RawJson,
     secrets: &[&str],
 ) -> std::fmt::Result {
-    fn masked(value: &Value, secrets: &[&str]) -> Value {
-        match value {
-            Value::Object(map) => Value::Object(
-                map.iter()
-                    .map(|(k, v)| {
-                        let v = if secrets.contains(&k.as_str()) && !v.is_null() {
-                            Value::String("***".into())
-                        } else {
-                            masked(v, secrets)
-                        };
-                        (k.clone(), v)
-                    })
-                    .collect(),
-            ),
-            Value::Array(items) => Value::Array(items.iter().map(|v| masked(v, secrets)).collect()),
-            other => other.clone(),
+    fn masked(value: &RawJson, secrets: &[&str], out: &mut String) {
+        if let Some(entries) = object_entries(value) {
+            out.push('{');
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                out.push(':');
+                if secrets.contains(&k.as_str()) && !v.is_null() {
+                    out.push_str("\"***\"");
+                } else {
+                    masked(v, secrets, out);
+                }
+            }
+            out.push('}');
+        } else if let Some(items) = array_items(value) {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                masked(v, secrets, out);
+            }
+            out.push(']');
+        } else {
+            out.push_str(value.as_json());
         }
     }
+    let mut text = String::new();
+    masked(value, secrets, &mut text);
     f.debug_tuple("Unknown")
-        .field(&masked(value, secrets))
+        .field(&format_args!("{text}"))
         .finish()
 }
 
 /// Decodes `value` as `T` if it can: a union without a discriminator tries its variants in
 /// order with this and takes the first that decodes.
-pub fn try_decode<T: DeserializeOwned>(value: &Value) -> Option<T> {
-    T::deserialize(value).ok()
+pub fn try_decode<T: DeserializeOwned>(value: &RawJson) -> Option<T> {
+    value.decode().ok()
+}
+
+/// Reads the value a union is decoded from, as its JSON text (generic over the deserializer).
+pub fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<RawJson, D::Error> {
+    serde::Deserialize::deserialize(deserializer)
 }
 
 #[cfg(test)]
@@ -125,35 +181,46 @@ mod tests {
         ssid: String,
     }
 
+    fn raw(value: serde_json::Value) -> RawJson {
+        value.into()
+    }
+
     /// What a generated `Deserialize` does with a discriminator.
-    fn tagged(value: Value) -> Result<Result<Psk, Value>, serde_json::Error> {
-        Ok(match tag(&value, "type") {
-            Some("psk") => Ok(decode::<Psk, serde_json::Error>(value, "Net", "psk")?),
+    fn tagged(value: RawJson) -> Result<Result<Psk, RawJson>, serde_json::Error> {
+        Ok(match tag(&value, "type").as_deref() {
+            Some("psk") => Ok(decode::<Psk, serde_json::Error>(&value, "Net", "psk")?),
             _ => Err(value),
         })
     }
 
     #[test]
     fn reads_string_tags_of_objects_only() {
-        assert_eq!(tag(&json!({"type": "psk"}), "type"), Some("psk"));
-        assert_eq!(tag(&json!({"type": 1}), "type"), None);
-        assert_eq!(tag(&json!({"kind": "psk"}), "type"), None);
-        assert_eq!(tag(&json!(["type"]), "type"), None);
-        assert_eq!(tag(&json!("psk"), "type"), None);
+        assert_eq!(
+            tag(&raw(json!({"type": "psk"})), "type").as_deref(),
+            Some("psk")
+        );
+        assert_eq!(
+            tag(&raw(json!({"a": {"type": "x"}, "type": "psk"})), "type").as_deref(),
+            Some("psk")
+        );
+        assert_eq!(tag(&raw(json!({"type": 1})), "type"), None);
+        assert_eq!(tag(&raw(json!({"kind": "psk"})), "type"), None);
+        assert_eq!(tag(&raw(json!(["type"])), "type"), None);
+        assert_eq!(tag(&raw(json!("psk")), "type"), None);
     }
 
     #[test]
     fn decodes_the_selected_variant_and_names_the_union_on_failure() {
-        let ok = tagged(json!({"type": "psk", "ssid": "home"})).unwrap();
+        let ok = tagged(raw(json!({"type": "psk", "ssid": "home"}))).unwrap();
         assert_eq!(
             ok,
             Ok(Psk {
                 ssid: "home".into()
             })
         );
-        let unknown = tagged(json!({"type": "sae", "ssid": "home"})).unwrap();
-        assert_eq!(unknown, Err(json!({"type": "sae", "ssid": "home"})));
-        let err = tagged(json!({"type": "psk"})).unwrap_err().to_string();
+        let unknown = tagged(raw(json!({"type": "sae", "ssid": "home"}))).unwrap();
+        assert_eq!(unknown, Err(raw(json!({"type": "sae", "ssid": "home"}))));
+        let err = tagged(raw(json!({"type": "psk"}))).unwrap_err().to_string();
         assert!(err.contains("`Net` tagged `psk`"), "{err}");
         assert!(err.contains("missing field `ssid`"), "{err}");
     }
@@ -161,25 +228,24 @@ mod tests {
     #[test]
     fn unknown_values_keep_numbers_exactly() {
         for number in crate::object::tests::EXACT_NUMBERS {
-            // Keys in the order a `Value` keeps them (sorted).
-            let text = format!(r#"{{"id":{number},"n":[{number}],"ssid":"x","type":"sae"}}"#);
-            let unknown = tagged(serde_json::from_str(&text).expect(number)).unwrap();
+            let text = format!(r#"{{"type":"sae","n":[{number}],"id":{number},"ssid":"x"}}"#);
+            let unknown = tagged(RawJson::parse(&text).expect(number)).unwrap();
             let Err(value) = unknown else {
                 panic!("{unknown:?}")
             };
-            assert_eq!(value.to_string(), text, "{number}");
+            assert_eq!(serde_json::to_string(&value).unwrap(), text, "{number}");
             // Without a discriminator: no variant decodes, the value is kept.
-            let value: Value = serde_json::from_str(&format!("[{number}]")).unwrap();
+            let value = RawJson::parse(&format!("[{number}]")).unwrap();
             assert_eq!(try_decode::<Psk>(&value), None);
-            assert_eq!(value.to_string(), format!("[{number}]"));
+            assert_eq!(value.as_json(), format!("[{number}]"));
         }
     }
 
     #[test]
     fn tries_without_consuming() {
-        let v = json!({"ssid": "x"});
+        let v = raw(json!({"ssid": "x"}));
         assert_eq!(try_decode::<Psk>(&v), Some(Psk { ssid: "x".into() }));
-        assert_eq!(try_decode::<Psk>(&json!({"other": 1})), None);
+        assert_eq!(try_decode::<Psk>(&raw(json!({"other": 1}))), None);
         assert_eq!(v, json!({"ssid": "x"}));
     }
 
@@ -188,19 +254,29 @@ mod tests {
         #[derive(Debug, PartialEq, Deserialize, serde::Serialize)]
         struct Open {
             ssid: String,
+            band: Option<String>,
         }
         let v: Open = decode_tagged::<_, serde_json::Error>(
-            json!({"type": "open", "ssid": "x"}),
+            &raw(json!({"type": "open", "ssid": "x"})),
             "type",
             "Net",
             "open",
         )
         .unwrap();
-        assert_eq!(v, Open { ssid: "x".into() });
+        assert_eq!(
+            v,
+            Open {
+                ssid: "x".into(),
+                band: None
+            }
+        );
         let back = serialize_tagged(&v, "type", "open", serde_json::value::Serializer).unwrap();
-        assert_eq!(back, json!({"type": "open", "ssid": "x"}));
+        assert_eq!(back, json!({"type": "open", "ssid": "x", "band": null}));
         let text = serde_json::to_string(&SerializeWith(&v)).unwrap();
-        assert!(text.starts_with(r#"{"type":"open""#), "{text}");
+        assert_eq!(
+            text, r#"{"type":"open","ssid":"x","band":null}"#,
+            "tag first, then the fields in order"
+        );
     }
 
     struct SerializeWith<'a, T>(&'a T);
@@ -212,7 +288,7 @@ mod tests {
 
     #[test]
     fn unknown_values_mask_secret_fields_at_any_depth() {
-        struct D(Value);
+        struct D(RawJson);
         impl std::fmt::Debug for D {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 debug_unknown(f, &self.0, &["passphrase"])
@@ -220,9 +296,14 @@ mod tests {
         }
         let text = format!(
             "{:?}",
-            D(json!({"type": "sae", "wlan": {"passphrase": "hunter22", "ssid": "home"}}))
+            D(raw(
+                json!({"type": "sae", "wlan": [{"passphrase": "hunter22", "ssid": "home"}]})
+            ))
         );
         assert!(!text.contains("hunter22"), "{text}");
-        assert!(text.contains("***") && text.contains("home"), "{text}");
+        assert_eq!(
+            text,
+            r#"Unknown({"type":"sae","wlan":[{"passphrase":"***","ssid":"home"}]})"#
+        );
     }
 }

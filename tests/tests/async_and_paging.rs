@@ -103,10 +103,7 @@ async fn accepted_write_then_waiter_tolerates_early_404s_until_success() {
     assert_eq!(accepted.response, Some(json!({"id": "w-9"})));
     let done = accepted.wait(&quick()).await.unwrap();
     assert_eq!(done.status.as_deref(), Some("SUCCESS"));
-    assert_eq!(
-        done.additional_fields.get("requestId"),
-        Some(&json!("req-1"))
-    );
+    assert_eq!(done.additional_fields["requestId"], json!("req-1"));
     assert_eq!(
         polls.load(Ordering::SeqCst),
         4,
@@ -137,10 +134,7 @@ async fn send_and_wait_returns_the_created_id_with_the_activity() {
     assert_eq!(done.activity().status.as_deref(), Some("SUCCESS"));
     let (accepted, activity) = done.into_parts();
     assert_eq!(accepted.response.unwrap()["id"], "w-9");
-    assert_eq!(
-        activity.additional_fields.get("requestId"),
-        Some(&json!("req-1"))
-    );
+    assert_eq!(activity.additional_fields["requestId"], json!("req-1"));
     assert_eq!(polls.load(Ordering::SeqCst), 2);
 }
 

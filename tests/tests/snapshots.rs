@@ -68,8 +68,8 @@ fn unions_fixture_has_a_union_a_versioned_pair_and_bounds() {
     let networks = &files["fixture-unions/src/demo/networks.rs"];
     assert!(networks.contains("pub enum WifiNetwork {"), "{networks}");
     assert!(networks.contains("Psk(PskWifiNetwork),"));
-    assert!(networks.contains("Unknown(serde_json::Value),"));
-    assert!(networks.contains("match ruckus_one_runtime::union::tag(&value, \"type\")"));
+    assert!(networks.contains("Unknown(ruckus_one_runtime::RawJson),"));
+    assert!(networks.contains("match ruckus_one_runtime::union::tag(&value, \"type\").as_deref()"));
     assert!(networks.contains("Some(\"PSK\") => {"));
     assert!(networks.contains("pub fn builder() -> AaaWifiNetworkBuilder"));
     let widgets = &files["fixture-unions/src/demo/widgets.rs"];

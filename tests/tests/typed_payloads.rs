@@ -54,8 +54,8 @@ async fn answer(server: &MockServer, verb: &str, path_: &str, media_type: &str, 
 }
 
 /// What a struct that received the unknown field keeps of it.
-fn field_added_later() -> BTreeMap<String, Value> {
-    BTreeMap::from([("fieldAddedLater".to_owned(), json!({"x": 1}))])
+fn field_added_later() -> BTreeMap<String, ruckus_one::RawJson> {
+    BTreeMap::from([("fieldAddedLater".to_owned(), json!({"x": 1}).into())])
 }
 
 /// Serializing `decoded` again gives back `body` exactly: the unknown field at the JSON

@@ -255,7 +255,11 @@ impl<'a> Samples<'a> {
                 Some((e, j, w)) => (e, j, w),
                 None => {
                     let (e, j) = self.raw();
-                    (quote!(Self::Unknown(#e)), j, 2)
+                    (
+                        quote!(Self::Unknown(ruckus_one_runtime::RawJson::from(#e))),
+                        j,
+                        2,
+                    )
                 }
             },
             TypeKind::Alias(_) | TypeKind::NotShown(_) => {
@@ -329,7 +333,7 @@ impl<'a> Samples<'a> {
             }
             expr = quote! {{
                 let mut value = #expr;
-                value.additional_fields.insert(#extra.to_owned(), serde_json::json!({"sample": true}));
+                value.additional_fields.insert(#extra.to_owned(), serde_json::json!({"sample": true}).into());
                 value
             }};
             json.push(quote!((#extra, serde_json::json!({"sample": true}))));

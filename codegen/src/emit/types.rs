@@ -132,7 +132,7 @@ fn object(
         (
             quote! {
                 /// Fields the document does not show, kept as received and sent as set.
-                pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+                pub additional_fields: std::collections::BTreeMap<String, ruckus_one_runtime::RawJson>,
             },
             quote!(additional_fields: std::collections::BTreeMap::new()),
         )

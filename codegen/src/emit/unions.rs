@@ -183,7 +183,7 @@ pub(super) fn union(
         pub enum #name {
             #(#defs)*
             /// A value that matches no variant, kept as received and sent back unchanged.
-            Unknown(serde_json::Value),
+            Unknown(ruckus_one_runtime::RawJson),
         }
 
         #(#froms)*
@@ -208,7 +208,7 @@ pub(super) fn union(
 
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+                let value = ruckus_one_runtime::union::read(deserializer)?;
                 #de
             }
         }
@@ -330,13 +330,13 @@ fn union_decode(type_name: &str, u: &UnionIr, api: &ApiIr) -> TokenStream {
                 // A variant type used elsewhere too keeps its tag field (see
                 // `validate::cross::union_owns_tags`) and decodes it; the union still writes it.
                 if holds_field(api, v.type_name(), d) {
-                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode(value, #type_name, #tag)?),)
+                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode(&value, #type_name, #tag)?),)
                 } else {
-                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode_tagged(value, #d, #type_name, #tag)?),)
+                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode_tagged(&value, #d, #type_name, #tag)?),)
                 }
             });
             quote! {
-                Ok(match ruckus_one_runtime::union::tag(&value, #d) {
+                Ok(match ruckus_one_runtime::union::tag(&value, #d).as_deref() {
                     #(#arms)*
                     _ => Self::Unknown(value),
                 })

@@ -125,7 +125,11 @@
 //!   (`CreateScheduleRequest::builder().name("..").report_name(..)...build()?`, whose error,
 //!   `MissingField`, names a required field left unset). Response objects keep fields the spec does
 //!   not name in `additional_fields` and send them back. Unions (one of several types) are enums with
-//!   an `Unknown(serde_json::Value)` variant for kinds this client does not know, sent back unchanged.
+//!   an `Unknown` variant for kinds this client does not know, sent back unchanged. Both hold
+//!   `RawJson`: the value's JSON text, written back exactly as received (`18446744073709551616`,
+//!   `1e400` and `-0` included) without serde_json's `arbitrary_precision` feature, which would change
+//!   how every other crate of your build decodes JSON; read one with `.decode::<T>()` or compare it
+//!   with a `serde_json::Value`. The client turns on no serde_json feature that changes your code.
 //!   Bodies the spec leaves raw take any `&impl Serialize`.
 //! - **Answers, as the service sends them** (the policy every generated type follows):
 //!   - a field the service leaves out is `None` when the spec makes it optional; the spec makes a field
@@ -179,8 +183,8 @@
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
     Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, LimitScope,
-    Method, MissingField, Multipart, Pacing, PendingActivity, RateLimit, RawRequest,
-    Region, Response, RetryPolicy, Secret, TenantOutcome, WaitOptions,
+    Method, MissingField, Multipart, Pacing, PendingActivity, RateLimit, RawJson,
+    RawRequest, Region, Response, RetryPolicy, Secret, TenantOutcome, WaitOptions,
 };
 pub mod analytics;
 pub mod network;

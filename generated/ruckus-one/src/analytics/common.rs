@@ -30,7 +30,10 @@ pub struct ErrorBody {
     /// Wire name `requestId`; `string`; optional.
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -128,7 +131,10 @@ pub struct ErrorMessage {
     /// Wire name `message`; `string`; optional.
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -226,7 +232,10 @@ pub struct NodePathElement {
     /// Wire name `name`; `string`; optional.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -334,7 +343,10 @@ pub struct ResourceGroup {
     /// Wire name `tenantId`; `string`; optional.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
 impl serde::Serialize for ResourceGroup {
@@ -430,7 +442,10 @@ pub struct ResourceGroupFilter {
     /// Wire name `switchNodes`; `array<NodePath>`; required.
     pub switch_nodes: Vec<NodePath>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
 impl serde::Serialize for ResourceGroupFilter {

@@ -50,7 +50,10 @@ pub struct OnboardedSystem {
     /// Wire name `deviceMetadata`; `OnboardedSystemMetadata`; optional.
     pub device_metadata: Option<OnboardedSystemMetadata>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for OnboardedSystem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -187,7 +190,10 @@ pub struct OnboardedSystemMetadata {
     /// Wire name `onboarder`; `OnboardedSystemOnboarder`; optional.
     pub onboarder: Option<OnboardedSystemOnboarder>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for OnboardedSystemMetadata {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -280,7 +286,10 @@ pub struct OnboardedSystemOnboarder {
     /// Wire name `tenantName`; `string`; optional.
     pub tenant_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for OnboardedSystemOnboarder {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -135,7 +135,10 @@ pub struct ResourceGroupFilterSearchResult {
     /// Wire name `idToSystemNameMapping`; `map<string>`; optional.
     pub id_to_system_name_mapping: Option<std::collections::BTreeMap<String, String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ResourceGroupFilterSearchResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

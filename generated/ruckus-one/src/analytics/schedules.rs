@@ -548,7 +548,10 @@ pub struct Schedule {
     /// Wire name `pdfCoverPage`; `boolean`; optional.
     pub pdf_cover_page: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Schedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -710,7 +713,10 @@ pub struct ScheduleBatchResult {
     /// Wire name `result`; raw JSON, shape not shown: The document gives `result` as an object without its fields.; optional.
     pub result: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ScheduleBatchResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -784,7 +790,10 @@ pub struct ScheduleCreated {
     /// Wire name `timezone`; `string`; optional.
     pub timezone: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ScheduleCreated {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -932,7 +941,10 @@ pub struct ScheduleList {
     /// Provenance: inferred (the document says the result is an array of schedules without naming the item shape; the Get Schedule shape is assumed).
     pub result: Option<Vec<Schedule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ScheduleList {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1107,7 +1119,10 @@ pub struct ScheduleUpdated {
     /// Wire name `filter`; `ScheduleFilter`; optional.
     pub filter: Option<ScheduleFilter>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ScheduleUpdated {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

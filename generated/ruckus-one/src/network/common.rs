@@ -35,7 +35,10 @@ pub struct AaaServer {
     /// Auth port (format: int32; maximum: 65535; minimum: 0).
     pub auth_port: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServer {
@@ -194,7 +197,10 @@ pub struct AaaServerBo {
     /// Auth enable.
     pub auth_enable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerBo {
@@ -528,7 +534,10 @@ pub struct AaaServerV1 {
     /// AAA server view list.
     pub aaa_server_view_list: Option<Vec<AaaServerV1>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerV1 {
@@ -700,7 +709,10 @@ pub struct AaaSettingResponse {
     /// Response.
     pub response: Option<AaaSettingView>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingResponse {
@@ -814,7 +826,10 @@ pub struct AaaSettingView {
     /// Acct exec third server.
     pub acct_exec_third_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingView {
@@ -1066,7 +1081,10 @@ pub struct AaaWifiNetwork {
     /// WLAN.
     pub wlan: AaaWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiNetwork {
@@ -1169,7 +1187,10 @@ pub struct AaaWifiWlan {
     /// WLAN security (default: WPA2Enterprise).
     pub wlan_security: Option<AaaWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiWlan {
@@ -1373,7 +1394,10 @@ pub struct AccessControlProfile {
     /// Rate limiting.
     pub rate_limiting: Option<RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -1484,7 +1508,10 @@ pub struct AccessControlProfileQueryData {
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -1667,7 +1694,10 @@ pub struct AclBo {
     /// Unique name.
     pub unique_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -1809,7 +1839,10 @@ pub struct AclRuleBo {
     /// Type IP.
     pub type_ip: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -2002,7 +2035,10 @@ pub struct AclRuleView {
     /// Internal priority (format: int32).
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -2288,7 +2324,10 @@ pub struct AclView {
     /// ACL view list.
     pub acl_view_list: Option<Vec<AclView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -2410,7 +2449,10 @@ pub struct AcxCliTemplateVariableBo {
     /// Type.
     pub type_: Option<AcxCliTemplateVariableViewType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -2526,7 +2568,10 @@ pub struct AcxCliTemplateVariableView {
     /// Sub mask.
     pub sub_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -2775,7 +2820,10 @@ pub struct AcxVenueCliTemplateBo {
     /// Customized serial set.
     pub customized_serial_set: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -2919,7 +2967,10 @@ pub struct AcxVenueCliTemplateView {
     /// Overwrite.
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -3055,7 +3106,10 @@ pub struct AcxVenueCliTemplateViewV1 {
     /// Overwrite.
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -3190,7 +3244,10 @@ pub struct AdaptiveRadiusWorkflowQueryData {
     /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -3463,7 +3520,10 @@ pub struct AfcInfo {
     /// Geo location.
     pub geo_location: Option<GeoLocation>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for AfcInfo {
@@ -3575,7 +3635,10 @@ pub struct ApActivation {
     /// Port ID (format: int32).
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for ApActivation {
@@ -3712,7 +3775,10 @@ pub struct ApCompatibilityRow {
     /// Total (format: int32).
     pub total: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize for ApCompatibilityRow {
@@ -3809,7 +3875,10 @@ pub struct ApCreation {
     /// Tags (max_items: 24; min_items: 0).
     pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for ApCreation {
@@ -4002,7 +4071,10 @@ pub struct ApFirmwareScheduleData {
     /// Version info.
     pub version_info: Option<ApFirmwareVersionInfoData>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApFirmwareScheduleData {
@@ -4080,7 +4152,10 @@ pub struct ApFirmwareVersionInfoData {
     /// Category.
     pub category: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApFirmwareVersionInfoData {
@@ -4175,7 +4250,10 @@ pub struct ApGroupQueryData {
     /// Client count (format: int32).
     pub client_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
@@ -4310,7 +4388,10 @@ pub struct ApModelCapability {
     /// Wire name `supportMesh`; `boolean`; optional.
     pub support_mesh: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ApModelCapability {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -4396,7 +4477,10 @@ pub struct ApModelFirmwareMappingData {
     /// Firmware.
     pub firmware: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApModelFirmwareMappingData {
@@ -4481,7 +4565,10 @@ pub struct ApRadio {
     /// Radio ID (format: int32).
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApRadio {
@@ -4706,7 +4793,10 @@ pub struct ApStatusData {
     /// LAN port status.
     pub lan_port_status: Option<Vec<LanPortStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApStatusData {
@@ -4808,7 +4898,10 @@ pub struct ApSystem {
     /// Secondary DNS server.
     pub secondary_dns_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApSystem {
@@ -4916,7 +5009,10 @@ pub struct ApplicationPolicy {
     /// Rules (max_items: 128; min_items: 1).
     pub rules: Option<Vec<ApplicationPolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -5039,7 +5135,10 @@ pub struct ApplicationPolicyRule {
     /// Uplink (format: int32; maximum: 20000; minimum: 250).
     pub uplink: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -5605,7 +5704,10 @@ pub struct AsyncResult {
     /// Provenance: reference (switch_service_api-0.4.0.yaml AsycRequestResponse).
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -5807,7 +5909,10 @@ pub struct AsyncResultLink {
     /// Type.
     pub type_: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -6309,7 +6414,10 @@ pub struct CapabilitiesApModel {
     /// WAN connection.
     pub wan_connection: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -6787,7 +6895,10 @@ pub struct CapabilitiesLanPort {
     /// VLAN members.
     pub vlan_members: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -7010,7 +7121,10 @@ pub struct CellularInfo {
     /// Cellular DHCP timeout count SIM1.
     pub cellular_dhcp_timeout_count_sim1: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for CellularInfo {
@@ -7529,7 +7643,10 @@ pub struct Channels24G {
     /// Auto.
     pub auto: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -7644,7 +7761,10 @@ pub struct Channels5G {
     /// Outdoor.
     pub outdoor: Option<Channels5GIndoorOutdoor>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -7763,7 +7883,10 @@ pub struct Channels5GIndoorOutdoor {
     /// Auto.
     pub auto: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -7905,7 +8028,10 @@ pub struct Channels6GIndoorOutdoor {
     /// Auto.
     pub auto: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -8051,7 +8177,10 @@ pub struct Channels6Gv11 {
     /// Outdoor.
     pub outdoor: Option<Channels6GIndoorOutdoor>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -8201,7 +8330,10 @@ pub struct CliTemplateVariableBo {
     /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -8300,7 +8432,10 @@ pub struct ClientIsolationOptions {
     /// Packets type (may be null).
     pub packets_type: Option<PacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for ClientIsolationOptions {
@@ -8373,7 +8508,10 @@ pub struct CloneSettings {
     /// Name.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
 impl serde::Serialize for CloneSettings {
@@ -8458,7 +8596,10 @@ pub struct ConfigBackupView {
     /// Failure reason.
     pub failure_reason: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
@@ -8612,7 +8753,10 @@ pub struct ConfigurationError {
     /// Suggestion.
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ConfigurationError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -8694,7 +8838,10 @@ pub struct ConfigurationErrorBody {
     /// Errors.
     pub errors: Option<Vec<ConfigurationError>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ConfigurationErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -8786,7 +8933,10 @@ pub struct ConfigurationHistoryInfoView {
     /// Dispatch failed reason.
     pub dispatch_failed_reason: Option<Vec<DispatchFailedReasonView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -9319,7 +9469,10 @@ pub struct ConfigurationHistoryView {
     /// List.
     pub list: Option<Vec<ConfigurationHistoryInfoView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-switch-config-backups", feature = "network-switch-networking")
@@ -9407,7 +9560,10 @@ pub struct DeviceAggregationApFirmwareModel {
     /// Count (format: int32).
     pub count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize for DeviceAggregationApFirmwareModel {
@@ -9475,7 +9631,10 @@ pub struct DeviceGps {
     /// Longitude.
     pub longitude: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for DeviceGps {
@@ -9553,7 +9712,10 @@ pub struct DevicePolicy {
     /// Rules (max_items: 32; min_items: 1).
     pub rules: Option<Vec<DevicePolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -9900,7 +10062,10 @@ pub struct DevicePolicyRule {
     /// VLAN (format: int32; maximum: 4094; minimum: 1).
     pub vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -10193,7 +10358,10 @@ pub struct DeviceRequestView {
     /// Switch ID list.
     pub switch_id_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
 impl serde::Serialize for DeviceRequestView {
@@ -10340,7 +10508,10 @@ pub struct DhcpConfigServiceProfile {
     /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -10443,7 +10614,10 @@ pub struct DhcpConfigServiceProfileQueryData {
     /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -10550,7 +10724,10 @@ pub struct DhcpData {
     /// Mode.
     pub mode: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for DhcpData {
@@ -10733,7 +10910,10 @@ pub struct DhcpOption82Settings {
     /// Sub option 2 format (may be null).
     pub sub_option2_format: Option<DhcpOption82SettingsSubOption2Format>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
@@ -11236,7 +11416,10 @@ pub struct DhcpOption82SubOption1Customization {
     /// Attributes.
     pub attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
@@ -11306,7 +11489,10 @@ pub struct DhcpOption82SubOption1CustomizationAttribute {
     /// Type (may be null).
     pub type_: Option<DhcpOption82SubOption1CustomizationAttributeType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
@@ -11491,7 +11677,10 @@ pub struct DhcpOptionView {
     /// Type.
     pub type_: Option<DhcpOptionViewType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for DhcpOptionView {
@@ -11665,7 +11854,10 @@ pub struct DhcpPool {
     /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -11879,7 +12071,10 @@ pub struct DhcpServerView {
     /// Subnet mask.
     pub subnet_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for DhcpServerView {
@@ -12023,7 +12218,10 @@ pub struct DhcpServiceAp {
     /// Serial number (max_length: 12; min_length: 12).
     pub serial_number: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for DhcpServiceAp {
@@ -12102,7 +12300,10 @@ pub struct DispatchFailedReasonView {
     /// Message.
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -12191,7 +12392,10 @@ pub struct DnsProxy {
     /// DNS proxy rules (max_items: 64; min_items: 0).
     pub dns_proxy_rules: Option<Vec<DnsProxyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DnsProxy {
@@ -12253,7 +12457,10 @@ pub struct DnsProxyRule {
     /// IP list (max_items: 8; min_items: 1).
     pub ip_list: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DnsProxyRule {
@@ -12450,7 +12657,10 @@ pub struct DownLink {
     /// Down MAC.
     pub down_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for DownLink {
@@ -13213,7 +13423,10 @@ pub struct DpskOpenWifiWlanAdvancedCustomization {
     /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
@@ -13974,7 +14187,10 @@ pub struct DpskWifiNetwork {
     /// WLAN.
     pub wlan: DpskWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskWifiNetwork {
@@ -14069,7 +14285,10 @@ pub struct DpskWifiWlan {
     /// WLAN security (default: WPA2Personal).
     pub wlan_security: Option<DpskWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskWifiWlan {
@@ -14239,7 +14458,10 @@ pub struct DsaeOnboardNetwork {
     /// Security protocol.
     pub security_protocol: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DsaeOnboardNetwork {
@@ -14395,7 +14617,10 @@ pub struct DynamicQueryPayload {
     /// Group by.
     pub group_by: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -14662,7 +14887,10 @@ pub struct DynamicQueryPayloadPageByDate {
     /// Key.
     pub key: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -14782,7 +15010,10 @@ pub struct EmptyResponse {
     /// Response.
     pub response: Option<EmptyView>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -14894,7 +15125,10 @@ pub struct EmptyView {
     /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -14992,7 +15226,10 @@ pub struct EntitlementErrorBody {
     /// Suggestion.
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EntitlementErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -15083,7 +15320,10 @@ pub struct EntityId {
     /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -15177,7 +15417,10 @@ pub struct EntityIdOperationResponse {
     /// Response.
     pub response: Option<EntityId>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-certificates", feature = "network-portal-service-profiles")
@@ -15261,7 +15504,10 @@ pub struct Epdg {
     /// IP.
     pub ip: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -15367,7 +15613,10 @@ pub struct EthernetPortProfileQueryData {
     /// Vni (format: int32).
     pub vni: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for EthernetPortProfileQueryData {
@@ -15565,7 +15814,10 @@ pub struct ExternalAntenna {
     /// Support disable (default: false).
     pub support_disable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -15695,7 +15947,10 @@ pub struct FamilyModelSlot {
     /// Option.
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -15797,7 +16052,10 @@ pub struct FamilyModelSlotBo {
     /// Option.
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -15905,7 +16163,10 @@ pub struct FamilyModelSlotView {
     /// Option.
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -15998,7 +16259,10 @@ pub struct File {
     /// Name (max_length: 2147483647; min_length: 1).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for File {
@@ -16055,7 +16319,10 @@ pub struct FileResponse {
     /// URL (min_length: 1).
     pub url: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
 impl serde::Serialize for FileResponse {
@@ -16214,7 +16481,10 @@ pub struct GeoLocation {
     /// Source.
     pub source: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for GeoLocation {
@@ -16330,7 +16600,10 @@ pub struct GuestPage {
     /// Wifi 4 eu network ID (max_length: 128; min_length: 0).
     pub wifi4_eu_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestPage {
@@ -16456,7 +16729,10 @@ pub struct GuestSmsPasswordDuration {
     /// Unit (default: HOUR).
     pub unit: Option<GuestSmsPasswordDurationUnit>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestSmsPasswordDuration {
@@ -16614,7 +16890,10 @@ pub struct GuestWifiNetwork {
     /// WLAN.
     pub wlan: GuestWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestWifiNetwork {
@@ -16744,7 +17023,10 @@ pub struct GuestWifiPortal {
     /// Wispr page.
     pub wispr_page: Option<WifiWisprPage>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestWifiPortal {
@@ -17079,7 +17361,10 @@ pub struct GuestWifiWlan {
     /// WLAN security (default: None).
     pub wlan_security: Option<GuestWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestWifiWlan {
@@ -17319,7 +17604,10 @@ pub struct HostGuestConfig {
     /// Host duration choices (max_items: 5; min_items: 1).
     pub host_duration_choices: Vec<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for HostGuestConfig {
@@ -17388,7 +17676,10 @@ pub struct Hotspot20ConnectionCapability {
     /// Status (may be null).
     pub status: Option<Hotspot20ConnectionCapabilityStatus>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for Hotspot20ConnectionCapability {
@@ -17551,7 +17842,10 @@ pub struct Hotspot20WifiNetwork {
     /// WLAN.
     pub wlan: Hotspot20WifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for Hotspot20WifiNetwork {
@@ -17658,7 +17952,10 @@ pub struct Hotspot20WifiWlan {
     /// WLAN security (default: WPA2Enterprise).
     pub wlan_security: Option<Hotspot20WifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for Hotspot20WifiWlan {
@@ -18289,7 +18586,10 @@ pub struct IdAndName {
     /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -18379,7 +18679,10 @@ pub struct IdentityErrorBody {
     /// Sub errors.
     pub sub_errors: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for IdentityErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -18519,7 +18822,10 @@ pub struct IdentityServicePage {
     /// Pageable.
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -18792,7 +19098,10 @@ pub struct IncompatibleWifiFeature {
     /// Incompatible devices.
     pub incompatible_devices: Option<Vec<DeviceAggregationApFirmwareModel>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize for IncompatibleWifiFeature {
@@ -18876,7 +19185,10 @@ pub struct L2AclPolicy {
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -18974,7 +19286,10 @@ pub struct L2AclPolicyQueryData {
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -19082,7 +19397,10 @@ pub struct L3AclPolicy {
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -19188,7 +19506,10 @@ pub struct L3AclPolicyQueryData {
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -19294,7 +19615,10 @@ pub struct L3IpPort {
     /// Port.
     pub port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -19400,7 +19724,10 @@ pub struct L3Rule {
     /// Source.
     pub source: Option<L3IpPort>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -19626,7 +19953,10 @@ pub struct LanPortClientIsolationSettings {
     /// Packets type (default: UNICAST).
     pub packets_type: Option<PacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
@@ -19825,7 +20155,10 @@ pub struct LanPortStatus {
     /// Phy link.
     pub phy_link: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for LanPortStatus {
@@ -19910,7 +20243,10 @@ pub struct LegacyPage {
     /// Empty. Deprecated: Removed.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for LegacyPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -20065,7 +20401,10 @@ pub struct Link {
     /// Templated.
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -20304,7 +20643,10 @@ pub struct LteBandLockChannel {
     /// Region (may be null).
     pub region: Option<LteBandLockChannelRegion>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -20491,7 +20833,10 @@ pub struct MeshData {
     /// Enabled.
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for MeshData {
@@ -20664,7 +21009,10 @@ pub struct MultiLinkOperationOptions {
     /// Enable 6G (default: false).
     pub enable6_g: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for MultiLinkOperationOptions {
@@ -20761,7 +21109,10 @@ pub struct MulticastDnsFencingRule {
     /// Wireless rule.
     pub wireless_rule: Option<MulticastDnsFencingWirelessRule>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -20908,7 +21259,10 @@ pub struct MulticastDnsFencingWiredRule {
     /// Name.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -20995,7 +21349,10 @@ pub struct MulticastDnsFencingWirelessRule {
     /// Fencing range (default: SAME_AP).
     pub fencing_range: Option<RuleFencingRange>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -21195,7 +21552,10 @@ pub struct MustNotMatchField {
     /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -21514,7 +21874,10 @@ pub struct Neighbor {
     /// AP name.
     pub ap_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for Neighbor {
@@ -21596,7 +21959,10 @@ pub struct NetworkHotspot20Settings {
     /// IPv4 address type (default: SINGLE_NATED_PRIVATE).
     pub ipv4_address_type: Option<NetworkHotspot20SettingsIpv4AddressType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for NetworkHotspot20Settings {
@@ -21874,7 +22240,10 @@ pub struct NetworkVenueScheduler {
     /// Wed.
     pub wed: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
@@ -22078,7 +22447,10 @@ pub struct OauthAppConfig {
     /// App secret (secret: redacted in `Debug`; max_length: 128; min_length: 1).
     pub app_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for OauthAppConfig {
@@ -22145,7 +22517,10 @@ pub struct OpenWifiNetwork {
     /// WLAN.
     pub wlan: OpenWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for OpenWifiNetwork {
@@ -22250,7 +22625,10 @@ pub struct OpenWifiWlan {
     /// WLAN security (default: Open).
     pub wlan_security: Option<OpenWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for OpenWifiWlan {
@@ -22422,7 +22800,10 @@ pub struct OperationResponseRequestIdOnly {
     /// Request ID.
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -22508,7 +22889,10 @@ pub struct OperationResponseVoid {
     /// Response.
     pub response: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-tenants", feature = "network-wireless-venues"))]
 impl serde::Serialize for OperationResponseVoid {
@@ -22702,7 +23086,10 @@ pub struct PageableObject {
     /// Unpaged.
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -22825,7 +23212,10 @@ pub struct PagedResult {
     /// Data.
     pub data: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PagedResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -22919,7 +23309,10 @@ pub struct PagingInfo {
     /// Wire name `pageCount`; `integer`; optional.
     pub page_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PagingInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -23010,7 +23403,10 @@ pub struct PolicyQueryData {
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -23117,7 +23513,10 @@ pub struct PortProfileAndProfileMappingBo {
     /// Port profile ID.
     pub port_profile_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -23240,7 +23639,10 @@ pub struct Profile {
     /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -23618,7 +24020,10 @@ pub struct ProfileAclView {
     /// ACL rules.
     pub acl_rules: Option<Vec<ProfileSwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -23753,7 +24158,10 @@ pub struct ProfileBo {
     /// Port profile mappings.
     pub port_profile_mappings: Option<Vec<PortProfileAndProfileMappingBo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -23975,7 +24383,10 @@ pub struct ProfileSwitchAclRuleView {
     /// Internal priority (format: int32).
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -24261,7 +24672,10 @@ pub struct ProfileV1 {
     /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -24480,7 +24894,10 @@ pub struct ProfileView {
     /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -24688,7 +25105,10 @@ pub struct ProfileVlanView {
     /// Switch family models.
     pub switch_family_models: Option<Vec<SwitchFamilyModelView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -24842,7 +25262,10 @@ pub struct PskWifiNetwork {
     /// WLAN.
     pub wlan: PskWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for PskWifiNetwork {
@@ -24939,7 +25362,10 @@ pub struct PskWifiWlan {
     /// WLAN security (default: WPA2Personal).
     pub wlan_security: Option<PskWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for PskWifiWlan {
@@ -25223,7 +25649,10 @@ pub struct PskWifiWlanAdvancedCustomization {
     /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for PskWifiWlanAdvancedCustomization {
@@ -26065,7 +26494,10 @@ pub struct QosMapRule {
     /// Priority (format: int32; maximum: 7; minimum: 0).
     pub priority: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for QosMapRule {
@@ -26142,7 +26574,10 @@ pub struct QosMapSetOptions {
     /// Rules (max_items: 8; min_items: 0).
     pub rules: Option<Vec<QosMapRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for QosMapSetOptions {
@@ -26219,7 +26654,10 @@ pub struct QosMatchField {
     /// Wire name `value`; `string`; optional.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -26468,7 +26906,10 @@ pub struct QueryRequest {
     /// Wire name `sortByCountField`; `string`; optional.
     pub sort_by_count_field: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -26698,7 +27139,10 @@ pub struct QueryResponse {
     /// Total pages (format: int32).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -26839,7 +27283,10 @@ pub struct QueryResponseAccessControlProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -26980,7 +27427,10 @@ pub struct QueryResponseApGroupQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
@@ -27117,7 +27567,10 @@ pub struct QueryResponseApplicationPolicyQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -27255,7 +27708,10 @@ pub struct QueryResponseDevicePolicyQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -27395,7 +27851,10 @@ pub struct QueryResponseDhcpConfigServiceProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -27543,7 +28002,10 @@ pub struct QueryResponseEthernetPortProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for QueryResponseEthernetPortProfileQueryData {
@@ -27678,7 +28140,10 @@ pub struct QueryResponseL2AclPolicyQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -27815,7 +28280,10 @@ pub struct QueryResponseL3AclPolicyQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -27955,7 +28423,10 @@ pub struct QueryResponseRadiusServerProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -28105,7 +28576,10 @@ pub struct QueryResponseRoguePolicyQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
@@ -28245,7 +28719,10 @@ pub struct QueryResponseSyslogServerProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -28393,7 +28870,10 @@ pub struct QueryResponseVlanPoolProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for QueryResponseVlanPoolProfileQueryData {
@@ -28527,7 +29007,10 @@ pub struct QueryResponseWifiCallingServiceProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -28680,7 +29163,10 @@ pub struct QueryResult {
     /// Data.
     pub data: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -28812,7 +29298,10 @@ pub struct Radio6GhzSettings {
     /// Wire name `useVenueSettings`; `boolean`; optional.
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Radio6GhzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -28937,7 +29426,10 @@ pub struct RadiusOptions {
     /// User defined nas ID (max_length: 64; min_length: 2).
     pub user_defined_nas_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for RadiusOptions {
@@ -29069,7 +29561,10 @@ pub struct RadiusServerProfile {
     /// Type (may be null).
     pub type_: Option<RadiusServerProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -29186,7 +29681,10 @@ pub struct RadiusServerProfileQueryData {
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -29409,7 +29907,10 @@ pub struct RadiusServerV11 {
     /// Shared secret (secret: redacted in `Debug`; max_length: 255; min_length: 1).
     pub shared_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -29518,7 +30019,10 @@ pub struct RangeFilter {
     /// Lt.
     pub lt: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -29641,7 +30145,10 @@ pub struct RateLimiting {
     /// Uplink limit (default: 0; format: int32; maximum: 200; minimum: 0).
     pub uplink_limit: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -29725,7 +30232,10 @@ pub struct ResponseBo {
     /// Tenant ID.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-tenants"))]
 impl serde::Serialize for ResponseBo {
@@ -29798,7 +30308,10 @@ pub struct RogueClassificationPolicyRule {
     /// Type (may be null).
     pub type_: Option<RogueClassificationPolicyRuleType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
@@ -30100,7 +30613,10 @@ pub struct RogueDetectionData {
     /// Enabled.
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for RogueDetectionData {
@@ -30184,7 +30700,10 @@ pub struct RoguePolicy {
     /// Rules.
     pub rules: Option<Vec<RogueClassificationPolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
@@ -30282,7 +30801,10 @@ pub struct RoguePolicyQueryData {
     /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
@@ -30957,7 +31479,10 @@ pub struct SignedUrlResponse {
     /// Signed URL.
     pub signed_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
 impl serde::Serialize for SignedUrlResponse {
@@ -31035,7 +31560,10 @@ pub struct SimSettings {
     /// Roaming (default: true).
     pub roaming: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -31219,7 +31747,10 @@ pub struct SocialIdentities {
     /// Twitter.
     pub twitter: Option<SocialIdentity>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for SocialIdentities {
@@ -31305,7 +31836,10 @@ pub struct SocialIdentity {
     /// Source (default: RUCKUS).
     pub source: Option<SocialIdentitySource>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for SocialIdentity {
@@ -31445,7 +31979,10 @@ pub struct SortObject {
     /// Unsorted.
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -31910,7 +32447,10 @@ pub struct StackMemberStatus {
     /// Unit state.
     pub unit_state: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for StackMemberStatus {
@@ -32097,7 +32637,10 @@ pub struct SubsequentQuery {
     /// Payload.
     pub payload: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -32578,7 +33121,10 @@ pub struct Switch {
     /// Unit ID (format: int32).
     pub unit_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for Switch {
@@ -33249,7 +33795,10 @@ pub struct SwitchClient {
     /// Wire name `clientAuthType`; `string`; optional.
     pub client_auth_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchClient {
@@ -33313,7 +33862,10 @@ pub struct SwitchClientQueryResult {
     /// Data.
     pub data: Option<Vec<SwitchClient>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchClientQueryResult {
@@ -33400,7 +33952,10 @@ pub struct SwitchConfigHistoryPage {
     /// Wire name `list`; array of raw JSON, shape not shown: The fields of a configuration history entry are not shown by the document.; optional.
     pub list: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
@@ -33494,7 +34049,10 @@ pub struct SwitchFamilyModelBo {
     /// Slots.
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -33632,7 +34190,10 @@ pub struct SwitchFamilyModelView {
     /// Slots.
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -34112,7 +34673,10 @@ pub struct SwitchFamilyModelViewV1 {
     /// Slots.
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -34376,7 +34940,10 @@ pub struct SwitchPort {
     /// Error disable status.
     pub error_disable_status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchPort {
@@ -34952,7 +35519,10 @@ pub struct SwitchPortQueryResult {
     /// Data.
     pub data: Option<Vec<SwitchPort>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchPortQueryResult {
@@ -35033,7 +35603,10 @@ pub struct SwitchStackMember {
     /// Wire name `activeSwitch`; `string`; optional.
     pub active_switch: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchStackMember {
@@ -35112,7 +35685,10 @@ pub struct SwitchVlanPortModelBo {
     /// Voice ports list.
     pub voice_ports_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -35257,7 +35833,10 @@ pub struct SwitchVlanPortModelView {
     /// Voice ports.
     pub voice_ports: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchVlanPortModelView {
@@ -35383,7 +35962,10 @@ pub struct SwitchVlanView {
     /// Is auth VLAN.
     pub is_auth_vlan: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchVlanView {
@@ -35570,7 +36152,10 @@ pub struct SyslogServer {
     /// Server. Provenance: reference (payloads ui-fixtures/get_syslog_server_profile_v1/03.json, 04.json (`"secondary": {}`)).
     pub server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -35668,7 +36253,10 @@ pub struct SyslogServerData {
     /// Enabled.
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for SyslogServerData {
@@ -35761,7 +36349,10 @@ pub struct SyslogServerProfile {
     /// Secondary.
     pub secondary: Option<SyslogServer>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -36131,7 +36722,10 @@ pub struct SyslogServerProfileQueryData {
     /// Flow level.
     pub flow_level: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -36270,7 +36864,10 @@ pub struct TenantPageableObject {
     /// Unpaged.
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
 impl serde::Serialize for TenantPageableObject {
@@ -36374,7 +36971,10 @@ pub struct TenantSortObject {
     /// Unsorted.
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
 impl serde::Serialize for TenantSortObject {
@@ -36464,7 +37064,10 @@ pub struct TermField {
     /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -36585,7 +37188,10 @@ pub struct TrustedPortBo {
     /// Slots.
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -36818,7 +37424,10 @@ pub struct TrustedPortView {
     /// Slots.
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -36948,7 +37557,10 @@ pub struct TrustedPortViewV1 {
     /// Slots.
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -37099,7 +37711,10 @@ pub struct TunnelServiceProfile {
     /// Type (default: VXLAN).
     pub type_: Option<TunnelServiceProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for TunnelServiceProfile {
@@ -37735,7 +38350,10 @@ pub struct UpLink {
     /// Up MAC.
     pub up_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for UpLink {
@@ -38350,7 +38968,10 @@ pub struct UploadUrlRequest {
     /// File extension.
     pub file_extension: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
 impl serde::Serialize for UploadUrlRequest {
@@ -38444,7 +39065,10 @@ pub struct VePortView {
     /// Vsix egress ACL name.
     pub vsix_egress_acl_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for VePortView {
@@ -38647,7 +39271,10 @@ pub struct VenueActivation {
     /// Port ID (format: int32).
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for VenueActivation {
@@ -38753,7 +39380,10 @@ pub struct VenueAddress {
     /// Wire name `timezone`; `string`; optional.
     pub timezone: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueAddress {
@@ -38861,7 +39491,10 @@ pub struct VenueApBssColoringSettings {
     /// BSS coloring enabled (default: true).
     pub bss_coloring_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -38940,7 +39573,10 @@ pub struct VenueApCellularSettings {
     /// WAN connection (may be null).
     pub wan_connection: Option<VenueApCellularSettingsWanConnection>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -39136,7 +39772,10 @@ pub struct VenueApClientAdmissionControlSettings {
     /// Min client throughput 50G (default: 0; format: int32; maximum: 100; minimum: 0).
     pub min_client_throughput50_g: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -39270,7 +39909,10 @@ pub struct VenueApDirectedMulticastSettings {
     /// Wireless enabled (default: true).
     pub wireless_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -39366,7 +40008,10 @@ pub struct VenueApDosProtectionSettings {
     /// Fail threshold (default: 5; format: int32; maximum: 25; minimum: 2).
     pub fail_threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -39476,7 +40121,10 @@ pub struct VenueApGroup {
     /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -39590,7 +40238,10 @@ pub struct VenueApGroupQueryData {
     /// Is all AP groups.
     pub is_all_ap_groups: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for VenueApGroupQueryData {
@@ -39685,7 +40336,10 @@ pub struct VenueApLoadBalancingSettings {
     /// Sticky client steering enabled (default: false).
     pub sticky_client_steering_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -39995,7 +40649,10 @@ pub struct VenueApMeshSettings {
     /// SSID.
     pub ssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -40179,7 +40836,10 @@ pub struct VenueApModelBandModeSettings {
     /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -40380,7 +41040,10 @@ pub struct VenueApModelCapabilities {
     /// AP models.
     pub ap_models: Option<Vec<CapabilitiesApModel>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -40474,7 +41137,10 @@ pub struct VenueApModelExternalAntennaSettings {
     /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -40594,7 +41260,10 @@ pub struct VenueApModelLedSettings {
     /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -40684,7 +41353,10 @@ pub struct VenueApMulticastDnsFencingSettings {
     /// Rules.
     pub rules: Option<Vec<MulticastDnsFencingRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -40776,7 +41448,10 @@ pub struct VenueApRadio24GHzSettings {
     /// Tx power (default: MAX).
     pub tx_power: Option<SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -41162,7 +41837,10 @@ pub struct VenueApRadio5GHzSettings {
     /// Tx power (default: MAX).
     pub tx_power: Option<SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -41539,7 +42217,10 @@ pub struct VenueApRadio6GHzSettings {
     /// Venue height.
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -42103,7 +42784,10 @@ pub struct VenueApRadioDual5GHzSettings {
     /// Radio params upper 5G.
     pub radio_params_upper5_g: Option<VenueApRadioUpper5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -42231,7 +42915,10 @@ pub struct VenueApRadioLower5GHzSettings {
     /// Tx power (default: MAX).
     pub tx_power: Option<SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -42368,7 +43055,10 @@ pub struct VenueApRadioSettings {
     /// Radio params dual 5G.
     pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -42488,7 +43178,10 @@ pub struct VenueApRadioUpper5GHzSettings {
     /// Tx power (default: MAX).
     pub tx_power: Option<SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -42635,7 +43328,10 @@ pub struct VenueApRadiusOptionSettings {
     /// User defined nas ID (max_length: 64; min_length: 2).
     pub user_defined_nas_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -42778,7 +43474,10 @@ pub struct VenueApRebootTimeoutSettings {
     /// Server loss timeout (default: 7200; format: int32; maximum: 86400; minimum: 0).
     pub server_loss_timeout: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -42864,7 +43563,10 @@ pub struct VenueApSmartMonitorSettings {
     /// Threshold (default: 3; format: int32; maximum: 10; minimum: 1).
     pub threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -42958,7 +43660,10 @@ pub struct VenueDhcpConfigServiceProfileSettings {
         VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode,
     >,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for VenueDhcpConfigServiceProfileSettings {
@@ -43112,7 +43817,10 @@ pub struct VenueHeight {
     /// Min floor (format: int32).
     pub min_floor: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
@@ -43188,7 +43896,10 @@ pub struct VenueResponse {
     /// Response.
     pub response: Option<VenueView>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl serde::Serialize for VenueResponse {
@@ -43256,7 +43967,10 @@ pub struct VenueRoguePolicySettings {
     /// Report threshold (default: 0; format: int32; maximum: 100; minimum: 0).
     pub report_threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for VenueRoguePolicySettings {
@@ -43373,7 +44087,10 @@ pub struct VenueRow {
     /// Address line.
     pub address_line: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueRow {
@@ -43669,7 +44386,10 @@ pub struct VenueView {
     /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl serde::Serialize for VenueView {
@@ -43789,7 +44509,10 @@ pub struct VenueWifiNetwork {
     /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
     pub is_all_ap_groups: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
@@ -43859,7 +44582,10 @@ pub struct VenueWifiNetworkApGroupSettings {
     /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
@@ -43952,7 +44678,10 @@ pub struct VenueWifiNetworkSettings {
     /// Scheduler.
     pub scheduler: Option<NetworkVenueScheduler>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
@@ -44249,7 +44978,10 @@ pub struct ViewmodelDevice {
     /// Neighbors.
     pub neighbors: Option<Vec<Neighbor>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ViewmodelDevice {
@@ -44819,7 +45551,10 @@ pub struct ViewmodelDhcpPool {
     /// Network address.
     pub network_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -44925,7 +45660,10 @@ pub struct ViewmodelEpdg {
     /// Domain.
     pub domain: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -45037,7 +45775,10 @@ pub struct Vlan {
     /// Switch family models.
     pub switch_family_models: Option<Vec<SwitchFamilyModelViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -45283,7 +46024,10 @@ pub struct VlanBo {
     /// Untagged ports list.
     pub untagged_ports_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -45610,7 +46354,10 @@ pub struct VlanPoolData {
     /// VLAN members.
     pub vlan_members: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for VlanPoolData {
@@ -45684,7 +46431,10 @@ pub struct VlanPoolProfile {
     /// VLAN members (max_items: 16; min_items: 0).
     pub vlan_members: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for VlanPoolProfile {
@@ -45766,7 +46516,10 @@ pub struct VlanPoolProfileQueryData {
     /// Wifi network venue AP groups.
     pub wifi_network_venue_ap_groups: Option<Vec<WifiNetworkVenueApGroupQueryData>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for VlanPoolProfileQueryData {
@@ -45871,7 +46624,10 @@ pub struct VoiceVlanBo {
     /// Tagged ports.
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -45961,7 +46717,10 @@ pub struct VoiceVlanConfigBo {
     /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanBo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -46053,7 +46812,10 @@ pub struct VoiceVlanConfigView {
     /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -46153,7 +46915,10 @@ pub struct VoiceVlanConfigViewV1 {
     /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -46254,7 +47019,10 @@ pub struct VoiceVlanView {
     /// Tagged ports.
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -46346,7 +47114,10 @@ pub struct VoiceVlanViewV1 {
     /// Tagged ports.
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -46451,7 +47222,10 @@ pub struct WifiAvailableChannels {
     /// 6GChannels.
     pub n_6g_channels: Option<Channels6Gv11>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -46577,7 +47351,10 @@ pub struct WifiCallingServiceProfile {
     /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -46690,7 +47467,10 @@ pub struct WifiCallingServiceProfileQueryData {
     /// Epdgs.
     pub epdgs: Option<Vec<ViewmodelEpdg>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -46809,7 +47589,10 @@ pub struct WifiDhcpPoolUsage {
     /// Used IP count (format: int32).
     pub used_ip_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for WifiDhcpPoolUsage {
@@ -46888,7 +47671,10 @@ pub struct WifiDhcpPoolUsages {
     /// Wifi DHCP pool usages.
     pub wifi_dhcp_pool_usages: Option<Vec<WifiDhcpPoolUsage>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for WifiDhcpPoolUsages {
@@ -46961,7 +47747,10 @@ pub struct WifiEntityIdOperationResponse {
     /// Response.
     pub response: Option<EntityId>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -47078,7 +47867,7 @@ pub enum WifiNetwork {
     /// Variant type `PskWifiNetwork`; chosen when the wire field `type` is `psk`.
     Psk(PskWifiNetwork),
     /// A value that matches no variant, kept as received and sent back unchanged.
-    Unknown(serde_json::Value),
+    Unknown(ruckus_one_runtime::RawJson),
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl From<AaaWifiNetwork> for WifiNetwork {
@@ -47187,15 +47976,13 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
+        let value = ruckus_one_runtime::union::read(deserializer)?;
         Ok(
-            match ruckus_one_runtime::union::tag(&value, "type") {
+            match ruckus_one_runtime::union::tag(&value, "type").as_deref() {
                 Some("aaa") => {
                     Self::Aaa(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "WifiNetwork",
                             "aaa",
@@ -47205,7 +47992,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 Some("dpsk") => {
                     Self::Dpsk(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "WifiNetwork",
                             "dpsk",
@@ -47215,7 +48002,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 Some("guest") => {
                     Self::Guest(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "WifiNetwork",
                             "guest",
@@ -47225,7 +48012,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 Some("hotspot20") => {
                     Self::Hotspot20(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "WifiNetwork",
                             "hotspot20",
@@ -47235,7 +48022,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 Some("open") => {
                     Self::Open(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "WifiNetwork",
                             "open",
@@ -47245,7 +48032,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 Some("psk") => {
                     Self::Psk(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "WifiNetwork",
                             "psk",
@@ -47275,7 +48062,10 @@ pub struct WifiNetworkRadiusServerProfileSettings {
         WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat,
     >,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRadiusServerProfileSettings {
@@ -47483,7 +48273,10 @@ pub struct WifiNetworkRow {
     /// Is managed by template.
     pub is_managed_by_template: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRow {
@@ -47731,7 +48524,10 @@ pub struct WifiNetworkVenueApGroupQueryData {
     /// Is all AP groups.
     pub is_all_ap_groups: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for WifiNetworkVenueApGroupQueryData {
@@ -47830,7 +48626,10 @@ pub struct WifiOperationResponseRequestIdOnly {
     /// Request ID.
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(
     any(
@@ -47933,7 +48732,10 @@ pub struct WifiWisprPage {
     /// Integration key.
     pub integration_key: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiWisprPage {
@@ -48233,7 +49035,10 @@ pub struct WifiWlanAdvancedCustomization {
     /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiWlanAdvancedCustomization {
@@ -49501,7 +50306,10 @@ pub struct WlanGroup {
     /// Radio ID (format: int32).
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for WlanGroup {
@@ -49585,7 +50393,10 @@ pub struct WlanRadioCustomization {
     /// Rf band usage (default: BOTH).
     pub rf_band_usage: Option<WlanRadioCustomizationRfBandUsage>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WlanRadioCustomization {

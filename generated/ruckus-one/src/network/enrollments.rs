@@ -20,7 +20,10 @@ pub struct AcceptedResponse {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for AcceptedResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -95,7 +98,10 @@ pub struct ActionInput {
     /// Action type.
     pub action_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ActionInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -157,7 +163,10 @@ pub struct AdminAuthentication {
     /// Network ID.
     pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for AdminAuthentication {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -305,7 +314,10 @@ pub struct AdminPageableObject {
     /// Page size (format: int32).
     pub page_size: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for AdminPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -405,7 +417,10 @@ pub struct AdminSortObject {
     /// Sorted.
     pub sorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for AdminSortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -479,7 +494,10 @@ pub struct AupInput {
     /// Accept aup.
     pub accept_aup: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for AupInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -549,7 +567,10 @@ pub struct CaptivePortalArgs {
     /// Uip.
     pub uip: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for CaptivePortalArgs {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -651,7 +672,10 @@ pub struct DataPromptInput {
     /// Input field 6 (max_length: 1000; min_length: 0).
     pub input_field6: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for DataPromptInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -794,7 +818,10 @@ pub struct DeviceEnrollment {
     /// Status.
     pub status: Option<DeviceEnrollmentStatus>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for DeviceEnrollment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -953,7 +980,10 @@ pub struct Enrollment {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Enrollment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1069,7 +1099,10 @@ pub struct Enrollment2 {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Enrollment2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1168,7 +1201,10 @@ pub struct EnrollmentDetails {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EnrollmentDetails {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1312,7 +1348,10 @@ pub struct EnrollmentQueryCriteria {
     /// Sort fields.
     pub sort_fields: Option<Vec<EnrollmentQueryCriteriaSortFields>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EnrollmentQueryCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1612,7 +1651,10 @@ pub struct EnrollmentRegistration {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EnrollmentRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1743,7 +1785,10 @@ pub struct EnrollmentStep {
     /// Input.
     pub input: Option<ActionInput>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EnrollmentStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1844,7 +1889,10 @@ pub struct EnrollmentStepConfig {
     /// Config.
     pub config: Option<StepConfig>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EnrollmentStepConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1975,7 +2023,10 @@ pub struct EnrollmentToken {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EnrollmentToken {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2068,7 +2119,10 @@ pub struct EnrollmentVariable {
     /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EnrollmentVariable {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2136,7 +2190,10 @@ pub struct LoginPayload {
     /// Cp args.
     pub cp_args: Option<CaptivePortalArgs>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for LoginPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2205,7 +2262,10 @@ pub struct MacRegInput {
     /// MAC address.
     pub mac_address: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for MacRegInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2284,7 +2344,10 @@ pub struct PageEntityModelEnrollment {
     /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PageEntityModelEnrollment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2443,7 +2506,10 @@ pub struct PageEntityModelEnrollmentRegistration {
     /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PageEntityModelEnrollmentRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2602,7 +2668,10 @@ pub struct RedisColorSchema {
     /// Button font color.
     pub button_font_color: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for RedisColorSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2718,7 +2787,10 @@ pub struct Revocation {
     /// Revoked by.
     pub revoked_by: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Revocation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2806,7 +2878,10 @@ pub struct StepConfig {
     /// Required enrollment variables.
     pub required_enrollment_variables: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for StepConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2950,7 +3025,10 @@ pub struct StyleSchema {
     /// Header font size (format: int32).
     pub header_font_size: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for StyleSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -3089,7 +3167,7 @@ pub enum UpdateStepRequest {
     /// Variant type `ActionInput`; chosen when the value decodes as one and no variant above does.
     ActionInput(ActionInput),
     /// A value that matches no variant, kept as received and sent back unchanged.
-    Unknown(serde_json::Value),
+    Unknown(ruckus_one_runtime::RawJson),
 }
 impl From<AupInput> for UpdateStepRequest {
     fn from(value: AupInput) -> Self {
@@ -3139,9 +3217,7 @@ impl<'de> serde::Deserialize<'de> for UpdateStepRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
+        let value = ruckus_one_runtime::union::read(deserializer)?;
         if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
             return Ok(Self::AupInput(v));
         }
@@ -3178,7 +3254,10 @@ pub struct WorkflowConfig {
     /// First action step ID (format: uuid).
     pub first_action_step_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for WorkflowConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -74,7 +74,10 @@ pub struct ClientV1 {
     /// Health check status.
     pub health_check_status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ClientV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -373,7 +376,7 @@ pub enum CreateWifiNetworkGuestUserResponse {
     /// Variant type `OperationResponseGuestUser`; chosen when the value decodes as one and no variant above does.
     OperationResponseGuestUser(OperationResponseGuestUser),
     /// A value that matches no variant, kept as received and sent back unchanged.
-    Unknown(serde_json::Value),
+    Unknown(ruckus_one_runtime::RawJson),
 }
 impl From<OperationResponseListGuestUserImportResponse>
 for CreateWifiNetworkGuestUserResponse {
@@ -420,9 +423,7 @@ impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
+        let value = ruckus_one_runtime::union::read(deserializer)?;
         if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
             return Ok(Self::OperationResponseListGuestUserImportResponse(v));
         }
@@ -473,7 +474,10 @@ pub struct Guest {
     /// Clients.
     pub clients: Option<Vec<ClientV1>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Guest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -811,7 +815,10 @@ pub struct GuestUser {
     /// Expiration date.
     pub expiration_date: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for GuestUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -995,7 +1002,10 @@ pub struct GuestUserAction {
     /// Password (secret: redacted in `Debug`; max_length: 16; min_length: 6).
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for GuestUserAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1179,7 +1189,10 @@ pub struct GuestUserExpiration {
     /// Unit.
     pub unit: Option<GuestUserExpirationUnit>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for GuestUserExpiration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1453,7 +1466,10 @@ pub struct GuestUserImport {
     /// Data.
     pub data: Option<Vec<GuestUser>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for GuestUserImport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1541,7 +1557,10 @@ pub struct GuestUserQueryData {
     /// Devices MAC.
     pub devices_mac: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for GuestUserQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1750,7 +1769,10 @@ pub struct GuestUserUpdate {
     /// Delivery methods.
     pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for GuestUserUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1919,7 +1941,10 @@ pub struct GuestUserWithoutId {
     /// Expiration date.
     pub expiration_date: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for GuestUserWithoutId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2126,7 +2151,10 @@ pub struct OperationResponseGuestUser {
     /// Response.
     pub response: Option<GuestUser>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for OperationResponseGuestUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2195,7 +2223,10 @@ pub struct OperationResponseGuestUserWithoutId {
     /// Response.
     pub response: Option<GuestUserWithoutId>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for OperationResponseGuestUserWithoutId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2267,7 +2298,10 @@ pub struct OperationResponseListGuestUserImportResponse {
     /// Response.
     pub response: Option<Vec<GuestUserImport>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for OperationResponseListGuestUserImportResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2350,7 +2384,10 @@ pub struct QueryResponseGuest {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for QueryResponseGuest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2469,7 +2506,10 @@ pub struct QueryResponseGuestUserQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for QueryResponseGuestUserQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -16,7 +16,10 @@ pub struct BooleanEvaluation {
     /// Boolean value.
     pub boolean_value: bool,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for BooleanEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -66,7 +69,10 @@ pub struct DateTimeEvaluation {
     /// Evaluation date time (format: date-time).
     pub evaluation_date_time: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for DateTimeEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -126,7 +132,10 @@ pub struct EthernetPort {
     /// Identity ID (format: uuid).
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EthernetPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -209,7 +218,10 @@ pub struct EvaluationCriteria {
     /// Value.
     pub value: EvaluationCriteriaValue,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EvaluationCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -273,7 +285,7 @@ pub enum EvaluationCriteriaValue {
     /// Variant type `StringEvaluation`; chosen when the value decodes as one and no variant above does.
     StringEvaluation(StringEvaluation),
     /// A value that matches no variant, kept as received and sent back unchanged.
-    Unknown(serde_json::Value),
+    Unknown(ruckus_one_runtime::RawJson),
 }
 impl From<BooleanEvaluation> for EvaluationCriteriaValue {
     fn from(value: BooleanEvaluation) -> Self {
@@ -329,9 +341,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
+        let value = ruckus_one_runtime::union::read(deserializer)?;
         if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
             return Ok(Self::BooleanEvaluation(v));
         }
@@ -374,7 +384,10 @@ pub struct EvaluationReport {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EvaluationReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -590,7 +603,10 @@ pub struct ExternalIdentity {
     /// User principal name.
     pub user_principal_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ExternalIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -836,7 +852,10 @@ pub struct ExternalIdentitySearch {
     /// IDs.
     pub ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ExternalIdentitySearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -961,7 +980,10 @@ pub struct Identity {
     /// Primary.
     pub primary: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Identity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1261,7 +1283,10 @@ pub struct IdentityDevice {
     /// Wire name `identityId`; `string`; optional; format: uuid.
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for IdentityDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1511,7 +1536,10 @@ pub struct IdentityDeviceStatusEntry {
     /// Provenance: inferred (type not shown; string assumed).
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for IdentityDeviceStatusEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1643,7 +1671,10 @@ pub struct IdentityGroup {
     /// Identity count.
     pub identity_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for IdentityGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1836,7 +1867,10 @@ pub struct IdentityGroupSearch {
     /// Network ID.
     pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for IdentityGroupSearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1997,7 +2031,10 @@ pub struct IdentityPage {
     /// Pageable.
     pub pageable: Option<IdentityPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for IdentityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2143,7 +2180,10 @@ pub struct IdentityPageableObject {
     /// Paged.
     pub paged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for IdentityPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2254,7 +2294,10 @@ pub struct IdentitySearch {
     /// Filter.
     pub filter: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for IdentitySearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2371,7 +2414,10 @@ pub struct IdentitySwitch {
     /// Wire name `identityId`; `string`; optional; format: uuid.
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for IdentitySwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2450,7 +2496,7 @@ pub enum IdentityTimestamp {
     /// Variant type `IdentityTimestampEpochSeconds`; chosen when the value decodes as one and no variant above does.
     EpochSeconds(IdentityTimestampEpochSeconds),
     /// A value that matches no variant, kept as received and sent back unchanged.
-    Unknown(serde_json::Value),
+    Unknown(ruckus_one_runtime::RawJson),
 }
 impl std::fmt::Debug for IdentityTimestamp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -2474,9 +2520,7 @@ impl<'de> serde::Deserialize<'de> for IdentityTimestamp {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
+        let value = ruckus_one_runtime::union::read(deserializer)?;
         if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
             return Ok(Self::Text(v));
         }
@@ -2505,7 +2549,10 @@ pub struct NumberEvaluation {
     /// Number value.
     pub number_value: f64,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for NumberEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2575,7 +2622,10 @@ pub struct PageExternalIdentity {
     /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PageExternalIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2731,7 +2781,10 @@ pub struct PageIdentity {
     /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PageIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2867,7 +2920,10 @@ pub struct StringEvaluation {
     /// String value.
     pub string_value: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for StringEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

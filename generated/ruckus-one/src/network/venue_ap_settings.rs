@@ -16,7 +16,10 @@ pub struct VenueApManagementTrafficVlanSettings {
     /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for VenueApManagementTrafficVlanSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -84,7 +87,10 @@ pub struct VenueApMeshSettingsV1 {
     /// SSID.
     pub ssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for VenueApMeshSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -256,7 +262,10 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// Venue height.
     pub venue_height: Option<super::common::VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -465,7 +474,10 @@ pub struct VenueApRadioSettingsV1 {
     /// Radio params dual 5G.
     pub radio_params_dual5_g: Option<super::common::VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for VenueApRadioSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -560,7 +572,10 @@ pub struct VenueApTlsKeyEnhancedModeSettings {
     /// TLS key enhanced mode enabled (default: false).
     pub tls_key_enhanced_mode_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for VenueApTlsKeyEnhancedModeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -18,7 +18,10 @@ pub struct Activation {
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Activation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -84,7 +87,10 @@ pub struct ClientIsolationAllowlistEntry {
     /// MAC.
     pub mac: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ClientIsolationAllowlistEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -155,7 +161,10 @@ pub struct ClientIsolationProfile {
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ClientIsolationProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -236,7 +245,10 @@ pub struct ClientIsolationProfileQueryData {
     /// Activations.
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ClientIsolationProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -354,7 +366,10 @@ pub struct EthernetPortProfile {
     /// VLAN members.
     pub vlan_members: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EthernetPortProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -659,7 +674,10 @@ pub struct LbsServerProfile {
     /// Server port (format: int32; maximum: 65535; minimum: 1).
     pub server_port: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for LbsServerProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -790,7 +808,10 @@ pub struct LbsServerProfileQueryData {
     /// Server connected.
     pub server_connected: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for LbsServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -893,7 +914,10 @@ pub struct MulticastDnsProxyProfile {
     /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for MulticastDnsProxyProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -972,7 +996,10 @@ pub struct MulticastDnsProxyProfileQueryData {
     /// Activations.
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for MulticastDnsProxyProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1071,7 +1098,10 @@ pub struct MulticastDnsProxyServiceRule {
     /// To VLAN (format: int32; maximum: 4094; minimum: 1).
     pub to_vlan: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for MulticastDnsProxyServiceRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1178,7 +1208,10 @@ pub struct QueryResponseClientIsolationProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1307,7 +1340,10 @@ pub struct QueryResponseLbsServerProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1436,7 +1472,10 @@ pub struct QueryResponseMulticastDnsProxyProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1565,7 +1604,10 @@ pub struct QueryResponseSnmpAgentProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1694,7 +1736,10 @@ pub struct QueryResponseSoftGreProfileQueryData {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1819,7 +1864,10 @@ pub struct QueryResponseTunnelProfile {
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for QueryResponseTunnelProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1933,7 +1981,10 @@ pub struct SnmpAgentNotificationSettings {
     /// Type (default: TRAP).
     pub type_: Option<SnmpAgentNotificationSettingsType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SnmpAgentNotificationSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2075,7 +2126,10 @@ pub struct SnmpAgentProfile {
     /// SNMP v3 agents (max_items: 2; min_items: 0).
     pub snmp_v3_agents: Option<Vec<SnmpV3Agent>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SnmpAgentProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2166,7 +2220,10 @@ pub struct SnmpAgentProfileQueryData {
     /// Tags.
     pub tags: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SnmpAgentProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2295,7 +2352,10 @@ pub struct SnmpV2Agent {
     /// Read only privilege (default: false).
     pub read_only_privilege: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SnmpV2Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2387,7 +2447,10 @@ pub struct SnmpV3Agent {
     /// User name (max_length: 32; min_length: 3).
     pub user_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SnmpV3Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2640,7 +2703,10 @@ pub struct SoftGreProfile {
     /// Secondary gateway address.
     pub secondary_gateway_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SoftGreProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2806,7 +2872,10 @@ pub struct SoftGreProfileQueryData {
     /// Activations.
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SoftGreProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -3015,7 +3084,10 @@ pub struct SupplicantAuthenticationOptions {
     /// Username (max_length: 64; min_length: 0).
     pub username: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SupplicantAuthenticationOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -3190,7 +3262,10 @@ pub struct TunnelProfile {
     /// NAT traversal enabled.
     pub nat_traversal_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for TunnelProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -3389,7 +3464,10 @@ pub struct ViewmodelMulticastDnsProxyServiceRule {
     /// To VLAN (format: int32).
     pub to_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ViewmodelMulticastDnsProxyServiceRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -26,7 +26,10 @@ pub struct AbstractActionStep {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for AbstractActionStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -138,7 +141,7 @@ pub enum AbstractBaseStep {
     /// Variant type `StepV1Dot0`; chosen when the wire field `type` is `Step_v1_0`.
     StepV10(StepV1Dot0),
     /// A value that matches no variant, kept as received and sent back unchanged.
-    Unknown(serde_json::Value),
+    Unknown(ruckus_one_runtime::RawJson),
 }
 impl From<EndStep> for AbstractBaseStep {
     fn from(value: EndStep) -> Self {
@@ -214,15 +217,13 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
+        let value = ruckus_one_runtime::union::read(deserializer)?;
         Ok(
-            match ruckus_one_runtime::union::tag(&value, "type") {
+            match ruckus_one_runtime::union::tag(&value, "type").as_deref() {
                 Some("EndStep_v1_0") => {
                     Self::EndStepV10(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "AbstractBaseStep",
                             "EndStep_v1_0",
@@ -232,7 +233,7 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
                 Some("SplitStep_v1_0") => {
                     Self::SplitStepV10(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "AbstractBaseStep",
                             "SplitStep_v1_0",
@@ -242,7 +243,7 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
                 Some("StartStep_v1_0") => {
                     Self::StartStepV10(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "AbstractBaseStep",
                             "StartStep_v1_0",
@@ -252,7 +253,7 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
                 Some("Step_v1_0") => {
                     Self::StepV10(
                         ruckus_one_runtime::union::decode_tagged(
-                            value,
+                            &value,
                             "type",
                             "AbstractBaseStep",
                             "Step_v1_0",
@@ -279,7 +280,10 @@ pub struct AcceptedResponse3 {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for AcceptedResponse3 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -368,7 +372,10 @@ pub struct Action {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -493,7 +500,10 @@ pub struct ActionDefinition {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ActionDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -712,7 +722,10 @@ pub struct ActionQueryCriteria {
     /// Sort fields.
     pub sort_fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ActionQueryCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -944,7 +957,10 @@ pub struct AsycRequestResponse {
     /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for AsycRequestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1014,7 +1030,10 @@ pub struct EndStep {
     /// Split option ID (format: uuid).
     pub split_option_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for EndStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1101,7 +1120,10 @@ pub struct FileUploadResponse {
     /// Type.
     pub type_: FileUploadResponseType,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for FileUploadResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1228,7 +1250,10 @@ pub struct PageEntityModelAction {
     /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PageEntityModelAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1375,7 +1400,10 @@ pub struct PagedResponseResourceAbstractBaseStep {
     /// Content.
     pub content: Option<Vec<AbstractBaseStep>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PagedResponseResourceAbstractBaseStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1447,7 +1475,10 @@ pub struct PagedResponseResourceActionDefinition {
     /// Content.
     pub content: Option<Vec<ActionDefinition>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PagedResponseResourceActionDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1519,7 +1550,10 @@ pub struct PagedResponseResourceSplitStepOption {
     /// Content.
     pub content: Option<Vec<SplitStepOption>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PagedResponseResourceSplitStepOption {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1591,7 +1625,10 @@ pub struct PagedResponseResourceWorkflow {
     /// Content.
     pub content: Option<Vec<Workflow>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PagedResponseResourceWorkflow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1667,7 +1704,10 @@ pub struct PublishedDetails {
     /// Status.
     pub status: PublishedDetailsStatus,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PublishedDetails {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1819,7 +1859,10 @@ pub struct SplitStep {
     /// First split option.
     pub first_split_option: Option<SplitStepOption>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SplitStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1949,7 +1992,10 @@ pub struct SplitStepOption {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SplitStepOption {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2055,7 +2101,10 @@ pub struct StartStep {
     /// Next step ID (format: uuid).
     pub next_step_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for StartStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2144,7 +2193,10 @@ pub struct StepV1Dot0 {
     /// Action type.
     pub action_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for StepV1Dot0 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2268,7 +2320,10 @@ pub struct UiColorSchema {
     /// Button font color.
     pub button_font_color: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for UiColorSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2380,7 +2435,10 @@ pub struct UiConfigImage {
     /// File URL.
     pub file_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for UiConfigImage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2444,7 +2502,10 @@ pub struct UiConfiguration {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for UiConfiguration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2544,7 +2605,10 @@ pub struct UiStyleSchema {
     /// Header font size (format: int32; maximum: 18; minimum: 14).
     pub header_font_size: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for UiStyleSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2729,7 +2793,10 @@ pub struct Workflow {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Workflow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2841,7 +2908,10 @@ pub struct WorkflowAcceptedResponse {
     /// ID (format: uuid).
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for WorkflowAcceptedResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2914,7 +2984,10 @@ pub struct WorkflowPage {
     /// Page count (format: int32).
     pub page_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for WorkflowPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -18,7 +18,10 @@ pub struct DevicesListResource {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for DevicesListResource {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -99,7 +102,10 @@ pub struct Link {
     /// Templated.
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Link {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -211,7 +217,10 @@ pub struct LoginResource {
     /// Hashed secret (secret: redacted in `Debug`).
     pub hashed_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for LoginResource {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -280,7 +289,10 @@ pub struct PageableObject {
     /// Unpaged.
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -382,7 +394,10 @@ pub struct PortalTokenResource {
     /// Expire date time (format: date-time).
     pub expire_date_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PortalTokenResource {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -485,7 +500,10 @@ pub struct PortalUiConfiguration {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for PortalUiConfiguration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -689,7 +707,10 @@ pub struct Property {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Property {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -870,7 +891,10 @@ pub struct ResidentPortalAccess {
     /// Portal allowed.
     pub portal_allowed: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ResidentPortalAccess {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -946,7 +970,10 @@ pub struct ResidentUnit {
     /// Guest secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
     pub guest_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ResidentUnit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1060,7 +1087,10 @@ pub struct ResidentUnitUser {
     /// Type.
     pub type_: Option<UnitUserType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for ResidentUnitUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1171,7 +1201,10 @@ pub struct SortObject {
     /// Unsorted.
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for SortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1257,7 +1290,10 @@ pub struct Unit {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for Unit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1374,7 +1410,10 @@ pub struct UnitContact {
     /// Phone number (max_length: 16; min_length: 0).
     pub phone_number: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for UnitContact {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1449,7 +1488,10 @@ pub struct UnitDevice {
     /// Auth type.
     pub auth_type: Option<UnitDeviceAuthType>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for UnitDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1661,7 +1703,10 @@ pub struct UnitUser {
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for UnitUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1817,7 +1862,10 @@ pub struct UnitUserPage {
     /// Pageable.
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for UnitUserPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -28,7 +28,7 @@ impl support::Sample for ruckus_one::analytics::application_tokens::ApplicationT
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -62,7 +62,7 @@ impl support::Sample for ruckus_one::analytics::common::ErrorMessage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -99,7 +99,7 @@ impl support::Sample for ruckus_one::analytics::common::ErrorBody {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -139,7 +139,7 @@ impl support::Sample for ruckus_one::analytics::common::NodePathElement {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -192,7 +192,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchyChild 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -222,7 +222,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchyAp {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -260,7 +260,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchy {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -302,7 +302,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseAssignment {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -332,7 +332,7 @@ impl support::Sample for ruckus_one::analytics::licenses::OrphanedAp {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -374,7 +374,7 @@ impl support::Sample for ruckus_one::analytics::licenses::License {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -457,7 +457,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseUpdateResult {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -494,7 +494,7 @@ for ruckus_one::analytics::onboarded_systems::OnboardedSystemOnboarder {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -525,7 +525,7 @@ for ruckus_one::analytics::onboarded_systems::OnboardedSystemMetadata {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -564,7 +564,7 @@ impl support::Sample for ruckus_one::analytics::onboarded_systems::OnboardedSyst
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -607,7 +607,7 @@ impl support::Sample for ruckus_one::analytics::common::ResourceGroupFilter {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -656,7 +656,7 @@ impl support::Sample for ruckus_one::analytics::common::ResourceGroup {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -755,7 +755,7 @@ for ruckus_one::analytics::resource_groups::ResourceGroupFilterSearchResult {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -813,7 +813,7 @@ impl support::Sample for ruckus_one::analytics::schedules::ScheduleBatchResult {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -909,7 +909,7 @@ impl support::Sample for ruckus_one::analytics::schedules::Schedule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -965,7 +965,7 @@ impl support::Sample for ruckus_one::analytics::schedules::ScheduleList {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1057,7 +1057,7 @@ impl support::Sample for ruckus_one::analytics::schedules::ScheduleCreated {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1159,7 +1159,7 @@ impl support::Sample for ruckus_one::analytics::schedules::ScheduleUpdated {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1216,7 +1216,7 @@ impl support::Sample for ruckus_one::analytics::users::InviterUser {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1243,7 +1243,7 @@ impl support::Sample for ruckus_one::analytics::users::UserInvitation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1284,7 +1284,7 @@ impl support::Sample for ruckus_one::analytics::users::UserListItem {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1349,7 +1349,7 @@ impl support::Sample for ruckus_one::analytics::users::UserResourceMapping {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1391,7 +1391,7 @@ impl support::Sample for ruckus_one::analytics::users::User {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1475,7 +1475,7 @@ impl support::Sample for ruckus_one::analytics::users::InvitedUser {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1546,7 +1546,7 @@ impl support::Sample for ruckus_one::network::activities::Activity {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1595,7 +1595,7 @@ impl support::Sample for ruckus_one::network::activities::ActivityQuery {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1639,7 +1639,7 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1681,7 +1681,7 @@ impl support::Sample for ruckus_one::network::activities::NotificationData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1744,7 +1744,7 @@ impl support::Sample for ruckus_one::network::activities::QueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1786,7 +1786,7 @@ impl support::Sample for ruckus_one::network::activities::ActivitiesDevice {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1822,7 +1822,7 @@ impl support::Sample for ruckus_one::network::activities::QueryResponseDevice {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1862,7 +1862,7 @@ impl support::Sample for ruckus_one::network::edge_services::PinEdgeClusterInfo 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1889,7 +1889,7 @@ impl support::Sample for ruckus_one::network::edge_services::PinUplinkInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1925,7 +1925,7 @@ impl support::Sample for ruckus_one::network::edge_services::PinAccessSwitchInfo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -1967,7 +1967,7 @@ impl support::Sample for ruckus_one::network::edge_services::PinDistributionSwit
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2012,7 +2012,7 @@ impl support::Sample for ruckus_one::network::edge_services::PersonalIdentityNet
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2062,7 +2062,7 @@ impl support::Sample for ruckus_one::network::common::PagingInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2097,7 +2097,7 @@ for ruckus_one::network::edge_services::PersonalIdentityNetworkPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2166,7 +2166,7 @@ impl support::Sample for ruckus_one::network::common::AsyncResultLink {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2231,7 +2231,7 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2284,7 +2284,7 @@ for ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2346,7 +2346,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeIncompatibleFea
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2390,7 +2390,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeClusterCompatib
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2431,7 +2431,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeServiceCompatib
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2469,7 +2469,7 @@ for ruckus_one::network::edge_services::EdgeServiceCompatibilityResult {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2503,7 +2503,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSdLanService {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2608,7 +2608,7 @@ impl support::Sample for ruckus_one::network::common::QueryRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2649,7 +2649,7 @@ impl support::Sample for ruckus_one::network::edge_services::NetworkInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2677,7 +2677,7 @@ impl support::Sample for ruckus_one::network::edge_services::TunneledWlanInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2708,7 +2708,7 @@ impl support::Sample for ruckus_one::network::edge_services::AlarmSummary {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2735,7 +2735,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeTunnelInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2762,7 +2762,7 @@ impl support::Sample for ruckus_one::network::edge_services::GuestEdgeTunnelInfo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -2854,7 +2854,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSdLanStatus {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3023,7 +3023,7 @@ impl support::Sample for ruckus_one::network::common::SubsequentQuery {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3072,7 +3072,7 @@ for ruckus_one::network::edge_services::QueryResponseEdgeSdLanStatus {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3119,7 +3119,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSdLanNetworkAct
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3141,7 +3141,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSdLanGuestSetti
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3163,7 +3163,7 @@ impl support::Sample for ruckus_one::network::edge_services::VirtualIpPort {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3193,7 +3193,7 @@ impl support::Sample for ruckus_one::network::edge_services::VirtualIp {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3237,7 +3237,7 @@ impl support::Sample for ruckus_one::network::edge_services::NatPool {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3298,7 +3298,7 @@ impl support::Sample for ruckus_one::network::edge_services::Port {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3356,7 +3356,7 @@ impl support::Sample for ruckus_one::network::edge_services::ClusterNetworkPortS
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3422,7 +3422,7 @@ impl support::Sample for ruckus_one::network::edge_services::LagMember {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3485,7 +3485,7 @@ impl support::Sample for ruckus_one::network::edge_services::LinkAggregationGrou
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3561,7 +3561,7 @@ impl support::Sample for ruckus_one::network::edge_services::ClusterNetworkLagSe
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3619,7 +3619,7 @@ impl support::Sample for ruckus_one::network::edge_services::Schedule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3653,7 +3653,7 @@ impl support::Sample for ruckus_one::network::edge_services::FallbackSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3693,7 +3693,7 @@ impl support::Sample for ruckus_one::network::edge_services::HighAvailabilitySet
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3735,7 +3735,7 @@ impl support::Sample for ruckus_one::network::edge_services::SubInterfaceRespons
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3779,7 +3779,7 @@ impl support::Sample for ruckus_one::network::edge_services::PortSubInterfaceRes
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3818,7 +3818,7 @@ impl support::Sample for ruckus_one::network::edge_services::LagSubInterfaceResp
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3860,7 +3860,7 @@ impl support::Sample for ruckus_one::network::edge_services::NodeSubInterfaceRes
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3945,7 +3945,7 @@ impl support::Sample for ruckus_one::network::edge_services::LinkHealthCheckPoli
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -3990,7 +3990,7 @@ impl support::Sample for ruckus_one::network::edge_services::WanMember {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4026,7 +4026,7 @@ for ruckus_one::network::edge_services::ClusterNetworkMultiWanSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4091,7 +4091,7 @@ for ruckus_one::network::edge_services::ClusterNetworkSettingsResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4168,7 +4168,7 @@ impl support::Sample for ruckus_one::network::edge_services::SubInterface {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4210,7 +4210,7 @@ impl support::Sample for ruckus_one::network::edge_services::NodePortSubInterfac
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4247,7 +4247,7 @@ impl support::Sample for ruckus_one::network::edge_services::NodeLagSubInterface
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4288,7 +4288,7 @@ impl support::Sample for ruckus_one::network::edge_services::NodeSubInterface {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4359,7 +4359,7 @@ for ruckus_one::network::edge_services::PatchClusterNetworkSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4430,7 +4430,7 @@ impl support::Sample for ruckus_one::network::edge_services::PortConfig {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4464,7 +4464,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSubInterfacePag
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4529,7 +4529,7 @@ impl support::Sample for ruckus_one::network::edge_services::UpdateLinkAggregati
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4608,7 +4608,7 @@ impl support::Sample for ruckus_one::network::edge_services::LagSubInterface {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4644,7 +4644,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeArpTerminationS
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4688,7 +4688,7 @@ impl support::Sample for ruckus_one::network::common::Link {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4725,7 +4725,7 @@ impl support::Sample for ruckus_one::network::edge_services::OperationResponseOb
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4798,7 +4798,7 @@ for ruckus_one::network::edge_services::EdgeMdnsProxyProfileForwardingRule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4838,7 +4838,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeMdnsProxyProfil
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4880,7 +4880,7 @@ impl support::Sample for ruckus_one::network::edge_services::RuckusDhcpPool {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4913,7 +4913,7 @@ impl support::Sample for ruckus_one::network::edge_services::DhcpOptions {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -4943,7 +4943,7 @@ impl support::Sample for ruckus_one::network::edge_services::Host {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5007,7 +5007,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeDhcpProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5107,7 +5107,7 @@ impl support::Sample for ruckus_one::network::edge_services::UpdateEdgeDhcpProfi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5201,7 +5201,7 @@ impl support::Sample for ruckus_one::network::edge_services::PatchEdgeDhcpProfil
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5275,7 +5275,7 @@ impl support::Sample for ruckus_one::network::edge_services::ClusterMember {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5305,7 +5305,7 @@ impl support::Sample for ruckus_one::network::edge_services::VirtualIpSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5356,7 +5356,7 @@ impl support::Sample for ruckus_one::network::edge_services::ClusterResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5409,7 +5409,7 @@ impl support::Sample for ruckus_one::network::edge_services::Paging {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5443,7 +5443,7 @@ for ruckus_one::network::edge_services::PageResponseClusterResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5494,7 +5494,7 @@ impl support::Sample for ruckus_one::network::edge_services::CreateCluster {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5540,7 +5540,7 @@ impl support::Sample for ruckus_one::network::edge_services::CreateEdge {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5567,7 +5567,7 @@ for ruckus_one::network::edge_services::VenueEdgeCompatibilityFilter {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5600,7 +5600,7 @@ for ruckus_one::network::edge_services::VenueEdgeCompatibilityRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5629,7 +5629,7 @@ impl support::Sample for ruckus_one::network::edge_services::Requirement {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5651,7 +5651,7 @@ impl support::Sample for ruckus_one::network::edge_services::IncompatibleDevice 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5690,7 +5690,7 @@ impl support::Sample for ruckus_one::network::edge_services::IncompatibleFeature
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5743,7 +5743,7 @@ impl support::Sample for ruckus_one::network::edge_services::IncompatibleInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5784,7 +5784,7 @@ for ruckus_one::network::edge_services::VenueEdgeCompatibilityResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5814,7 +5814,7 @@ impl support::Sample for ruckus_one::network::edge_services::FeatureSetsFilter {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5842,7 +5842,7 @@ impl support::Sample for ruckus_one::network::edge_services::FeatureSetsRequest 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5877,7 +5877,7 @@ impl support::Sample for ruckus_one::network::edge_services::FeatureRequirementD
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5917,7 +5917,7 @@ impl support::Sample for ruckus_one::network::edge_services::FeatureSetsResponse
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5948,7 +5948,7 @@ for ruckus_one::network::edge_services::ServiceEdgeCompatibilityFilter {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -5976,7 +5976,7 @@ for ruckus_one::network::edge_services::ServiceEdgeCompatibilityRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6008,7 +6008,7 @@ impl support::Sample for ruckus_one::network::edge_services::ServiceIncompatible
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6046,7 +6046,7 @@ for ruckus_one::network::edge_services::ServiceEdgeCompatibilityResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6093,7 +6093,7 @@ impl support::Sample for ruckus_one::network::edge_services::PatchCluster {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6139,7 +6139,7 @@ impl support::Sample for ruckus_one::network::edge_services::BaseEdge {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6176,7 +6176,7 @@ impl support::Sample for ruckus_one::network::edge_services::PatchEdge {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6208,7 +6208,7 @@ impl support::Sample for ruckus_one::network::edge_services::StaticRoute {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6239,7 +6239,7 @@ impl support::Sample for ruckus_one::network::edge_services::StaticRouteConfig {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6270,7 +6270,7 @@ impl support::Sample for ruckus_one::network::edge_services::Troubleshooting {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6295,7 +6295,7 @@ impl support::Sample for ruckus_one::network::edge_services::DnsServers {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6329,7 +6329,7 @@ impl support::Sample for ruckus_one::network::common::SortObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6368,7 +6368,7 @@ impl support::Sample for ruckus_one::network::common::PageableObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6420,7 +6420,7 @@ impl support::Sample for ruckus_one::network::common::IdentityServicePage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6470,7 +6470,7 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroupSearch {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6539,7 +6539,7 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroup {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6620,7 +6620,7 @@ impl support::Sample for ruckus_one::network::identity::IdentityDeviceStatusEntr
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6665,7 +6665,7 @@ impl support::Sample for ruckus_one::network::identity::IdentityDevice {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6705,7 +6705,7 @@ impl support::Sample for ruckus_one::network::identity::EthernetPort {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6735,7 +6735,7 @@ impl support::Sample for ruckus_one::network::identity::IdentitySwitch {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6801,7 +6801,7 @@ impl support::Sample for ruckus_one::network::identity::Identity {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6889,7 +6889,7 @@ impl support::Sample for ruckus_one::network::identity::IdentitySearch {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6928,7 +6928,7 @@ impl support::Sample for ruckus_one::network::identity::IdentityPageableObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -6978,7 +6978,7 @@ impl support::Sample for ruckus_one::network::identity::IdentityPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7024,7 +7024,7 @@ impl support::Sample for ruckus_one::network::identity::BooleanEvaluation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7061,7 +7061,7 @@ impl support::Sample for ruckus_one::network::identity::EvaluationCriteria {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7119,7 +7119,7 @@ impl support::Sample for ruckus_one::network::identity::EvaluationReport {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7168,7 +7168,7 @@ impl support::Sample for ruckus_one::network::identity::ExternalIdentitySearch {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7220,7 +7220,7 @@ impl support::Sample for ruckus_one::network::identity::ExternalIdentity {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7284,7 +7284,7 @@ impl support::Sample for ruckus_one::network::identity::PageExternalIdentity {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7350,7 +7350,7 @@ impl support::Sample for ruckus_one::network::identity::PageIdentity {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7436,7 +7436,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPool {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7489,7 +7489,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPoolQueryResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7569,7 +7569,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseCreate {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7623,7 +7623,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseDevice {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7671,7 +7671,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphrase {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7724,7 +7724,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryResponse 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7781,7 +7781,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPoolTemplate {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7835,7 +7835,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPoolTemplateQueryRespons
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7872,7 +7872,7 @@ impl support::Sample for ruckus_one::network::dpsk::TemplateCloneSettingsRequest
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7897,7 +7897,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphrasesPatchRequest 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -7946,7 +7946,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseFilters {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8007,7 +8007,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8064,7 +8064,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8115,7 +8115,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacPageableObje
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8166,7 +8166,7 @@ for ruckus_one::network::mac_registrations::MacRegistrationPoolPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8212,7 +8212,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::OperationRespon
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8283,7 +8283,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::Pool {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8340,7 +8340,7 @@ for ruckus_one::network::mac_registrations::MacRegistrationSearchCriterion {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8372,7 +8372,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8411,7 +8411,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8459,7 +8459,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8521,7 +8521,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::Registration {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8577,7 +8577,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::NetworkPoolPage
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8704,7 +8704,7 @@ impl support::Sample for ruckus_one::network::certificates::Certificate {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8783,7 +8783,7 @@ impl support::Sample for ruckus_one::network::certificates::CertDownloadRequest 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8810,7 +8810,7 @@ impl support::Sample for ruckus_one::network::certificates::UpdateServerCertific
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8854,7 +8854,7 @@ impl support::Sample for ruckus_one::network::certificates::CertificateAuthority
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -8980,7 +8980,7 @@ impl support::Sample for ruckus_one::network::certificates::Ca {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9069,7 +9069,7 @@ impl support::Sample for ruckus_one::network::certificates::CaQueryResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9106,7 +9106,7 @@ impl support::Sample for ruckus_one::network::certificates::CertificateTemplateO
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9176,7 +9176,7 @@ impl support::Sample for ruckus_one::network::certificates::Chromebook {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9241,7 +9241,7 @@ impl support::Sample for ruckus_one::network::certificates::CertificateTemplate 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9301,7 +9301,7 @@ impl support::Sample for ruckus_one::network::certificates::CertificateQueryFilt
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9343,7 +9343,7 @@ impl support::Sample for ruckus_one::network::certificates::CertificateQueryRequ
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9394,7 +9394,7 @@ impl support::Sample for ruckus_one::network::certificates::CertQueryResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9469,7 +9469,7 @@ impl support::Sample for ruckus_one::network::certificates::Onboard {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9527,7 +9527,7 @@ impl support::Sample for ruckus_one::network::certificates::UpdateCertificateTem
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9574,7 +9574,7 @@ impl support::Sample for ruckus_one::network::certificates::CertTemplateQueryRes
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9678,7 +9678,7 @@ impl support::Sample for ruckus_one::network::certificates::ScepKey {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9772,7 +9772,7 @@ impl support::Sample for ruckus_one::network::certificates::DeviceCertificate {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9839,7 +9839,7 @@ impl support::Sample for ruckus_one::network::certificates::DeviceCertQueryRespo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9885,7 +9885,7 @@ for ruckus_one::network::certificates::RadiusProfileCertificatePage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9925,7 +9925,7 @@ impl support::Sample for ruckus_one::network::certificates::RadiusProfileCaPage 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9957,7 +9957,7 @@ impl support::Sample for ruckus_one::network::certificates::AttributeMapping {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -9989,7 +9989,7 @@ impl support::Sample for ruckus_one::network::certificates::SamlIdpProfileReques
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10034,7 +10034,7 @@ impl support::Sample for ruckus_one::network::common::EntityId {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10063,7 +10063,7 @@ impl support::Sample for ruckus_one::network::common::EntityIdOperationResponse 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10096,7 +10096,7 @@ impl support::Sample for ruckus_one::network::common::OperationResponseRequestId
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10131,7 +10131,7 @@ impl support::Sample for ruckus_one::network::certificates::SamlIdpProfileAction
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10171,7 +10171,7 @@ impl support::Sample for ruckus_one::network::certificates::CertFilters {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10226,7 +10226,7 @@ impl support::Sample for ruckus_one::network::certificates::CertQueryRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10282,7 +10282,7 @@ impl support::Sample for ruckus_one::network::certificates::Page {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10360,7 +10360,7 @@ impl support::Sample for ruckus_one::network::certificates::Notification {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10437,7 +10437,7 @@ impl support::Sample for ruckus_one::network::certificates::MsiPackage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10484,7 +10484,7 @@ impl support::Sample for ruckus_one::network::certificates::CertificateGenerateC
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10512,7 +10512,7 @@ impl support::Sample for ruckus_one::network::certificates::UpdateCertificate {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10536,7 +10536,7 @@ impl support::Sample for ruckus_one::network::certificates::UpdateCa {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10561,7 +10561,7 @@ impl support::Sample for ruckus_one::network::certificates::TemplateFilters {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10596,7 +10596,7 @@ impl support::Sample for ruckus_one::network::certificates::CertTemplateQueryReq
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10665,7 +10665,7 @@ impl support::Sample for ruckus_one::network::entitlements::AlmExtraEntitlementI
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10725,7 +10725,7 @@ impl support::Sample for ruckus_one::network::entitlements::LicenseBanner {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10811,7 +10811,7 @@ impl support::Sample for ruckus_one::network::entitlements::Assignment {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10860,7 +10860,7 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentAcxRequest
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10895,7 +10895,7 @@ impl support::Sample for ruckus_one::network::entitlements::CreateAssignmentRequ
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10942,7 +10942,7 @@ impl support::Sample for ruckus_one::network::entitlements::ValidationErrors {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -10981,7 +10981,7 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentOperationR
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11021,7 +11021,7 @@ impl support::Sample for ruckus_one::network::entitlements::RevocationAcxRequest
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11045,7 +11045,7 @@ impl support::Sample for ruckus_one::network::entitlements::ReplacementAcxReques
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11093,7 +11093,7 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentSummary {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11157,7 +11157,7 @@ impl support::Sample for ruckus_one::network::entitlements::Entitlement {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11238,7 +11238,7 @@ impl support::Sample for ruckus_one::network::entitlements::MspEntitlement {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11286,7 +11286,7 @@ for ruckus_one::network::entitlements::EntitlementAlmExtraEntitlementInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11326,7 +11326,7 @@ impl support::Sample for ruckus_one::network::entitlements::BannerInformation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11364,7 +11364,7 @@ impl support::Sample for ruckus_one::network::tenants::PrivacyFeatureResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11412,7 +11412,7 @@ impl support::Sample for ruckus_one::network::tenants::MspEcAccountView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11468,7 +11468,7 @@ impl support::Sample for ruckus_one::network::tenants::AssignmentRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11505,7 +11505,7 @@ impl support::Sample for ruckus_one::network::tenants::License {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11538,7 +11538,7 @@ impl support::Sample for ruckus_one::network::tenants::PrivacyFeatureRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11583,7 +11583,7 @@ impl support::Sample for ruckus_one::network::tenants::UpdateMspEcRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11632,7 +11632,7 @@ impl support::Sample for ruckus_one::network::tenants::EcDelegation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11660,7 +11660,7 @@ impl support::Sample for ruckus_one::network::tenants::MspAdminRole {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11724,7 +11724,7 @@ impl support::Sample for ruckus_one::network::tenants::AddMspEcRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11805,7 +11805,7 @@ impl support::Sample for ruckus_one::network::tenants::AddTenantRequestHolder {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11837,7 +11837,7 @@ impl support::Sample for ruckus_one::network::common::ResponseBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11865,7 +11865,7 @@ impl support::Sample for ruckus_one::network::tenants::ResponseBov2 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11899,7 +11899,7 @@ impl support::Sample for ruckus_one::network::tenants::MspEcDelegationResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11930,7 +11930,7 @@ impl support::Sample for ruckus_one::network::tenants::AssignMspEcListRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -11958,7 +11958,7 @@ impl support::Sample for ruckus_one::network::tenants::EmailInvitation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12002,7 +12002,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12045,7 +12045,7 @@ impl support::Sample for ruckus_one::network::tenants::MspEcAdminView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12075,7 +12075,7 @@ impl support::Sample for ruckus_one::network::tenants::UpdateMspEcAdminRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12108,7 +12108,7 @@ impl support::Sample for ruckus_one::network::tenants::AssignedMspAdminsRequest 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12179,7 +12179,7 @@ impl support::Sample for ruckus_one::network::tenants::Delegation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12221,7 +12221,7 @@ impl support::Sample for ruckus_one::network::tenants::AutoSchedule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12248,7 +12248,7 @@ impl support::Sample for ruckus_one::network::tenants::ManualSchedule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12278,7 +12278,7 @@ impl support::Sample for ruckus_one::network::tenants::DataRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12314,7 +12314,7 @@ impl support::Sample for ruckus_one::network::tenants::FirmwareUpgradeRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12342,7 +12342,7 @@ impl support::Sample for ruckus_one::network::tenants::AssignDelegatedRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12374,7 +12374,7 @@ for ruckus_one::network::tenants::AssignMspEcToMultipleTechPartners {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12412,7 +12412,7 @@ impl support::Sample for ruckus_one::network::tenants::MspAdmin {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12454,7 +12454,7 @@ impl support::Sample for ruckus_one::network::tenants::MspAdminRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12506,7 +12506,7 @@ impl support::Sample for ruckus_one::network::tenants::RoleObjectPermissions {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12544,7 +12544,7 @@ impl support::Sample for ruckus_one::network::tenants::Scope {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12591,7 +12591,7 @@ impl support::Sample for ruckus_one::network::tenants::Feature {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12658,7 +12658,7 @@ impl support::Sample for ruckus_one::network::tenants::CustomRole {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12730,7 +12730,7 @@ impl support::Sample for ruckus_one::network::tenants::PrivilegeGroup {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12790,7 +12790,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminRole {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12853,7 +12853,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminAppSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12923,7 +12923,7 @@ impl support::Sample for ruckus_one::network::tenants::AuthDomain {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -12957,7 +12957,7 @@ impl support::Sample for ruckus_one::network::tenants::AuthScope {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13031,7 +13031,7 @@ impl support::Sample for ruckus_one::network::tenants::Authentication {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13128,7 +13128,7 @@ impl support::Sample for ruckus_one::network::tenants::Admin {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13208,7 +13208,7 @@ impl support::Sample for ruckus_one::network::tenants::EmailSmsNotificationEndpo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13233,7 +13233,9 @@ impl support::Sample for ruckus_one::network::tenants::EmailSmsNotificationEndpo
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::NotificationEndpoint {
     fn sample() -> Self {
-        Self::Unknown(serde_json::json!({ "sample" : true }))
+        Self::Unknown(
+            ruckus_one_runtime::RawJson::from(serde_json::json!({ "sample" : true })),
+        )
     }
     fn sample_json() -> serde_json::Value {
         serde_json::json!({ "sample" : true })
@@ -13264,7 +13266,7 @@ impl support::Sample for ruckus_one::network::tenants::NotificationRecipient {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13324,7 +13326,7 @@ impl support::Sample for ruckus_one::network::tenants::Msp {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13367,7 +13369,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantMspEc {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13405,7 +13407,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantMfa {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13446,7 +13448,7 @@ impl support::Sample for ruckus_one::network::tenants::Account {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13589,7 +13591,7 @@ impl support::Sample for ruckus_one::network::tenants::Tenant {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13714,7 +13716,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantNotificationEndpoin
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13755,7 +13757,7 @@ impl support::Sample for ruckus_one::network::tenants::NotificationRecipientRbac
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13806,7 +13808,7 @@ impl support::Sample for ruckus_one::network::tenants::MobilePushNotificationEnd
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13846,7 +13848,7 @@ for ruckus_one::network::tenants::OperationResponseMobilePushNotificationEndpoin
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13876,7 +13878,7 @@ impl support::Sample for ruckus_one::network::common::TenantSortObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13909,7 +13911,7 @@ impl support::Sample for ruckus_one::network::common::TenantPageableObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13954,7 +13956,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantManagementPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -13995,7 +13997,7 @@ impl support::Sample for ruckus_one::network::tenants::BetaFeature {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14026,7 +14028,7 @@ impl support::Sample for ruckus_one::network::tenants::BetaFeatureResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14061,7 +14063,7 @@ impl support::Sample for ruckus_one::network::tenants::BetaFeatureRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14088,7 +14090,7 @@ impl support::Sample for ruckus_one::network::tenants::PrivacyFeature {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14118,7 +14120,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantPrivacyFeatureRespo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14154,7 +14156,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantPrivacyFeatureReque
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14227,7 +14229,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminQueryRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14291,7 +14293,7 @@ impl support::Sample for ruckus_one::network::common::QosMatchField {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14330,7 +14332,7 @@ impl support::Sample for ruckus_one::network::common::RangeFilter {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14369,7 +14371,7 @@ impl support::Sample for ruckus_one::network::common::MustNotMatchField {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14406,7 +14408,7 @@ impl support::Sample for ruckus_one::network::common::DynamicQueryPayloadPageByD
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14444,7 +14446,7 @@ impl support::Sample for ruckus_one::network::common::TermField {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14514,7 +14516,7 @@ impl support::Sample for ruckus_one::network::tenants::MspDynamicQueryPayload {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14621,7 +14623,7 @@ impl support::Sample for ruckus_one::network::tenants::MspApCountSummary {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14649,7 +14651,7 @@ impl support::Sample for ruckus_one::network::tenants::MspSubsequentQuery {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14694,7 +14696,7 @@ impl support::Sample for ruckus_one::network::tenants::QueryResponseApCountSumma
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14746,7 +14748,7 @@ impl support::Sample for ruckus_one::network::tenants::Region {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14774,7 +14776,7 @@ impl support::Sample for ruckus_one::network::tenants::PreferredNotifications {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14836,7 +14838,7 @@ impl support::Sample for ruckus_one::network::tenants::UserProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14912,7 +14914,7 @@ impl support::Sample for ruckus_one::network::tenants::OperationResponseUserProf
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14951,7 +14953,7 @@ impl support::Sample for ruckus_one::network::tenants::Tenant2 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -14988,7 +14990,7 @@ impl support::Sample for ruckus_one::network::tenants::ApiCallInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15010,7 +15012,7 @@ impl support::Sample for ruckus_one::network::tenants::DelegationAction {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15037,7 +15039,7 @@ impl support::Sample for ruckus_one::network::tenants::OperationResponseDelegati
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15066,7 +15068,7 @@ impl support::Sample for ruckus_one::network::common::OperationResponseVoid {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15089,7 +15091,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantInviteVar {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15135,7 +15137,7 @@ impl support::Sample for ruckus_one::network::tenants::AuthenticationInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15196,7 +15198,7 @@ impl support::Sample for ruckus_one::network::tenants::AccountInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15248,7 +15250,7 @@ impl support::Sample for ruckus_one::network::msp::ViewmodelEntitlement {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15293,7 +15295,7 @@ impl support::Sample for ruckus_one::network::msp::PriorityIncidents {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15368,7 +15370,7 @@ impl support::Sample for ruckus_one::network::msp::MspEc {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15477,7 +15479,7 @@ impl support::Sample for ruckus_one::network::msp::QueryResponseMspEc {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15530,7 +15532,7 @@ impl support::Sample for ruckus_one::network::msp::MspLogoFileData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15561,7 +15563,7 @@ impl support::Sample for ruckus_one::network::msp::RadiusServer {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15591,7 +15593,7 @@ impl support::Sample for ruckus_one::network::msp::Radius {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15633,7 +15635,7 @@ impl support::Sample for ruckus_one::network::msp::PreferredWisprProvider {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15700,7 +15702,7 @@ impl support::Sample for ruckus_one::network::msp::MspView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15781,7 +15783,7 @@ impl support::Sample for ruckus_one::network::msp::UpdateMspRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15852,7 +15854,7 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -15952,7 +15954,7 @@ impl support::Sample for ruckus_one::network::common::DynamicQueryPayload {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16061,7 +16063,7 @@ impl support::Sample for ruckus_one::network::common::ApRadio {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16097,7 +16099,7 @@ impl support::Sample for ruckus_one::network::common::ApSystem {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16165,7 +16167,7 @@ impl support::Sample for ruckus_one::network::common::CellularInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16233,7 +16235,7 @@ impl support::Sample for ruckus_one::network::common::GeoLocation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16270,7 +16272,7 @@ impl support::Sample for ruckus_one::network::common::AfcInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16307,7 +16309,7 @@ impl support::Sample for ruckus_one::network::common::LanPortStatus {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16352,7 +16354,7 @@ impl support::Sample for ruckus_one::network::common::ApStatusData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16407,7 +16409,7 @@ impl support::Sample for ruckus_one::network::common::WlanGroup {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16435,7 +16437,7 @@ impl support::Sample for ruckus_one::network::common::Neighbor {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16543,7 +16545,7 @@ impl support::Sample for ruckus_one::network::common::UpLink {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16750,7 +16752,7 @@ impl support::Sample for ruckus_one::network::common::ViewmodelDevice {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -16969,7 +16971,7 @@ impl support::Sample for ruckus_one::network::common::DownLink {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17169,7 +17171,7 @@ impl support::Sample for ruckus_one::network::msp::MspInventoryDevice {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17284,7 +17286,7 @@ impl support::Sample for ruckus_one::network::msp::QueryResponseMspInventoryDevi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17356,7 +17358,7 @@ impl support::Sample for ruckus_one::network::msp::DelegationData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17441,7 +17443,7 @@ impl support::Sample for ruckus_one::network::common::ClientIsolationOptions {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17516,7 +17518,7 @@ impl support::Sample for ruckus_one::network::common::DnsProxyRule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17549,7 +17551,7 @@ impl support::Sample for ruckus_one::network::common::DnsProxy {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17583,7 +17585,7 @@ impl support::Sample for ruckus_one::network::common::MultiLinkOperationOptions 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17610,7 +17612,7 @@ impl support::Sample for ruckus_one::network::common::QosMapRule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17646,7 +17648,7 @@ impl support::Sample for ruckus_one::network::common::QosMapSetOptions {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17748,7 +17750,7 @@ impl support::Sample for ruckus_one::network::common::WlanRadioCustomization {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17854,7 +17856,7 @@ impl support::Sample for ruckus_one::network::common::RadiusOptions {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -17986,7 +17988,7 @@ impl support::Sample for ruckus_one::network::common::WifiWlanAdvancedCustomizat
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18149,7 +18151,7 @@ impl support::Sample for ruckus_one::network::common::AaaWifiWlan {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18195,7 +18197,7 @@ impl support::Sample for ruckus_one::network::common::AaaWifiNetwork {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18219,7 +18221,9 @@ impl support::Sample for ruckus_one::network::common::AaaWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample for ruckus_one::network::common::WifiNetwork {
     fn sample() -> Self {
-        Self::Unknown(serde_json::json!({ "sample" : true }))
+        Self::Unknown(
+            ruckus_one_runtime::RawJson::from(serde_json::json!({ "sample" : true })),
+        )
     }
     fn sample_json() -> serde_json::Value {
         serde_json::json!({ "sample" : true })
@@ -18236,7 +18240,7 @@ for ruckus_one::network::wireless_networks::NetworkActivationApGroup {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18265,7 +18269,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::NetworkActivati
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18336,7 +18340,7 @@ impl support::Sample for ruckus_one::network::common::NetworkVenueScheduler {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18383,7 +18387,7 @@ impl support::Sample for ruckus_one::network::common::VenueWifiNetworkSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18423,7 +18427,7 @@ impl support::Sample for ruckus_one::network::common::VenueWifiNetwork {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18449,7 +18453,7 @@ for ruckus_one::network::wireless_networks::NetworkCompatibilityPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18479,7 +18483,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::WifiFeatureSetP
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18517,7 +18521,7 @@ for ruckus_one::network::common::WifiOperationResponseRequestIdOnly {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18550,7 +18554,7 @@ impl support::Sample for ruckus_one::network::common::VenueWifiNetworkApGroupSet
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18590,7 +18594,7 @@ impl support::Sample for ruckus_one::network::common::IdAndName {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18615,7 +18619,7 @@ for ruckus_one::network::wireless_networks::RecoveryPassphraseSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18639,7 +18643,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::ExternalRadiusT
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18669,7 +18673,7 @@ for ruckus_one::network::wireless_networks::ExternalAccountingRadius {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18704,7 +18708,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::ExternalAuthRad
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18744,7 +18748,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::WisprProvidersR
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18786,7 +18790,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::WisprProvidersM
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18824,7 +18828,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::WisprProviders 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18873,7 +18877,7 @@ for ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18907,7 +18911,7 @@ impl support::Sample for ruckus_one::network::portal_service_profiles::Component
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -18964,7 +18968,7 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfileContent {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19022,7 +19026,7 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19056,7 +19060,7 @@ for ruckus_one::network::portal_service_profiles::OperationResponsePortalService
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19087,7 +19091,7 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfileQueryData 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19134,7 +19138,7 @@ for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProf
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19183,7 +19187,7 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfileImage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19252,7 +19256,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserExpiration {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19307,7 +19311,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUser {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19368,7 +19372,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserImport {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19407,7 +19411,7 @@ for ruckus_one::network::guest_users::OperationResponseListGuestUserImportRespon
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19464,7 +19468,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserAction {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19511,7 +19515,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdate {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19583,7 +19587,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserWithoutId {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19641,7 +19645,7 @@ for ruckus_one::network::guest_users::OperationResponseGuestUserWithoutId {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19680,7 +19684,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19735,7 +19739,7 @@ for ruckus_one::network::guest_users::QueryResponseGuestUserQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19812,7 +19816,7 @@ impl support::Sample for ruckus_one::network::guest_users::ClientV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19884,7 +19888,7 @@ impl support::Sample for ruckus_one::network::guest_users::Guest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19949,7 +19953,7 @@ impl support::Sample for ruckus_one::network::guest_users::QueryResponseGuest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -19998,7 +20002,7 @@ for ruckus_one::network::wireless_policies::ClientIsolationAllowlistEntry {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20030,7 +20034,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::ClientIsolation
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20066,7 +20070,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::Activation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20103,7 +20107,7 @@ for ruckus_one::network::wireless_policies::ClientIsolationProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20159,7 +20163,7 @@ for ruckus_one::network::wireless_policies::QueryResponseClientIsolationProfileQ
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20215,7 +20219,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::LbsServerProfil
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20249,7 +20253,7 @@ for ruckus_one::network::wireless_policies::LbsServerProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20298,7 +20302,7 @@ for ruckus_one::network::wireless_policies::QueryResponseLbsServerProfileQueryDa
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20372,7 +20376,7 @@ for ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20414,7 +20418,7 @@ for ruckus_one::network::wireless_policies::MulticastDnsProxyProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20455,7 +20459,7 @@ for ruckus_one::network::wireless_policies::ViewmodelMulticastDnsProxyServiceRul
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20499,7 +20503,7 @@ for ruckus_one::network::wireless_policies::MulticastDnsProxyProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20560,7 +20564,7 @@ for ruckus_one::network::wireless_policies::QueryResponseMulticastDnsProxyProfil
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20645,7 +20649,7 @@ impl support::Sample for ruckus_one::network::common::RogueClassificationPolicyR
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20688,7 +20692,7 @@ impl support::Sample for ruckus_one::network::common::RoguePolicy {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20729,7 +20733,7 @@ impl support::Sample for ruckus_one::network::common::RoguePolicyQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20778,7 +20782,7 @@ impl support::Sample for ruckus_one::network::common::QueryResponseRoguePolicyQu
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20842,7 +20846,7 @@ for ruckus_one::network::wireless_policies::SnmpAgentNotificationSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20874,7 +20878,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::SnmpV2Agent {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20938,7 +20942,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::SnmpV3Agent {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -20989,7 +20993,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::SnmpAgentProfil
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21040,7 +21044,7 @@ for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21107,7 +21111,7 @@ for ruckus_one::network::wireless_policies::QueryResponseSnmpAgentProfileQueryDa
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21178,7 +21182,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::SoftGreProfile 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21245,7 +21249,7 @@ for ruckus_one::network::wireless_policies::SoftGreProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21307,7 +21311,7 @@ for ruckus_one::network::wireless_policies::QueryResponseSoftGreProfileQueryData
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21398,7 +21402,7 @@ impl support::Sample for ruckus_one::network::common::TunnelServiceProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21460,7 +21464,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::TunnelProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21525,7 +21529,7 @@ for ruckus_one::network::wireless_policies::QueryResponseTunnelProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21575,7 +21579,7 @@ impl support::Sample for ruckus_one::network::common::VlanPoolProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21608,7 +21612,7 @@ impl support::Sample for ruckus_one::network::common::WifiNetworkVenueApGroupQue
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21647,7 +21651,7 @@ impl support::Sample for ruckus_one::network::common::VlanPoolProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21706,7 +21710,7 @@ for ruckus_one::network::common::QueryResponseVlanPoolProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21781,7 +21785,7 @@ for ruckus_one::network::wireless_policies::SupplicantAuthenticationOptions {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21838,7 +21842,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::EthernetPortPro
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21885,7 +21889,7 @@ impl support::Sample for ruckus_one::network::common::VenueActivation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21913,7 +21917,7 @@ impl support::Sample for ruckus_one::network::common::ApActivation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -21963,7 +21967,7 @@ impl support::Sample for ruckus_one::network::common::EthernetPortProfileQueryDa
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22040,7 +22044,7 @@ for ruckus_one::network::common::QueryResponseEthernetPortProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22103,7 +22107,7 @@ impl support::Sample for ruckus_one::network::common::AccessControlProfileQueryD
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22161,7 +22165,7 @@ for ruckus_one::network::common::QueryResponseAccessControlProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22214,7 +22218,7 @@ impl support::Sample for ruckus_one::network::common::RateLimiting {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22246,7 +22250,7 @@ impl support::Sample for ruckus_one::network::common::AccessControlProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22274,7 +22278,7 @@ impl support::Sample for ruckus_one::network::access_control::IdAndEnabled {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22314,7 +22318,7 @@ impl support::Sample for ruckus_one::network::access_control::AccessControlProfi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22459,7 +22463,7 @@ impl support::Sample for ruckus_one::network::common::ApplicationPolicyRule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22531,7 +22535,7 @@ impl support::Sample for ruckus_one::network::common::ApplicationPolicy {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22573,7 +22577,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyV
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22615,7 +22619,7 @@ impl support::Sample for ruckus_one::network::common::PolicyQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22665,7 +22669,7 @@ for ruckus_one::network::common::QueryResponseApplicationPolicyQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22767,7 +22771,7 @@ impl support::Sample for ruckus_one::network::common::DevicePolicyRule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22818,7 +22822,7 @@ impl support::Sample for ruckus_one::network::common::DevicePolicy {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22867,7 +22871,7 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22926,7 +22930,7 @@ for ruckus_one::network::common::QueryResponseDevicePolicyQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -22981,7 +22985,7 @@ impl support::Sample for ruckus_one::network::common::L2AclPolicy {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23021,7 +23025,7 @@ impl support::Sample for ruckus_one::network::common::L2AclPolicyQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23070,7 +23074,7 @@ impl support::Sample for ruckus_one::network::common::QueryResponseL2AclPolicyQu
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23124,7 +23128,7 @@ impl support::Sample for ruckus_one::network::common::L3IpPort {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23180,7 +23184,7 @@ impl support::Sample for ruckus_one::network::common::L3Rule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23235,7 +23239,7 @@ impl support::Sample for ruckus_one::network::common::L3AclPolicy {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23280,7 +23284,7 @@ impl support::Sample for ruckus_one::network::common::L3AclPolicyQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23329,7 +23333,7 @@ impl support::Sample for ruckus_one::network::common::QueryResponseL3AclPolicyQu
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23377,7 +23381,7 @@ for ruckus_one::network::access_control::ApplicationLibraryCategory {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23407,7 +23411,7 @@ for ruckus_one::network::access_control::ApplicationLibraryCategories {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23438,7 +23442,7 @@ for ruckus_one::network::access_control::ApplicationLibraryApplication {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23469,7 +23473,7 @@ for ruckus_one::network::access_control::ApplicationLibraryApplications {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23505,7 +23509,7 @@ for ruckus_one::network::access_control::ChangedApplicationImpactedItem {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23558,7 +23562,7 @@ impl support::Sample for ruckus_one::network::access_control::ChangedApplication
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23613,7 +23617,7 @@ for ruckus_one::network::access_control::ApplicationLibrarySettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23661,7 +23665,7 @@ impl support::Sample for ruckus_one::network::common::WifiEntityIdOperationRespo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23760,7 +23764,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20AuthInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23824,7 +23828,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::Hotspot
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23880,7 +23884,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20NaiRealm {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23915,7 +23919,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::Hotspot
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23939,7 +23943,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20RoamConsortium {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -23985,7 +23989,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProvider {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24039,7 +24043,7 @@ for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20Eap {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24070,7 +24074,7 @@ for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20NaiRealm {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24105,7 +24109,7 @@ for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20Plmn {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24131,7 +24135,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20RoamConsortiumOi {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24181,7 +24185,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProviderQue
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24259,7 +24263,7 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseHotspot20Identi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24322,7 +24326,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20FriendlyName {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24357,7 +24361,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20Operator {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24397,7 +24401,7 @@ for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20FriendlyNa
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24432,7 +24436,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20OperatorQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24492,7 +24496,7 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseHotspot20Operat
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24583,7 +24587,7 @@ impl support::Sample for ruckus_one::network::common::SyslogServer {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24648,7 +24652,7 @@ impl support::Sample for ruckus_one::network::common::SyslogServerProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24714,7 +24718,7 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24779,7 +24783,7 @@ impl support::Sample for ruckus_one::network::common::SyslogServerProfileQueryDa
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24834,7 +24838,7 @@ for ruckus_one::network::common::QueryResponseSyslogServerProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24889,7 +24893,7 @@ impl support::Sample for ruckus_one::network::common::RadiusServerV11 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24946,7 +24950,7 @@ impl support::Sample for ruckus_one::network::common::RadiusServerProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -24982,7 +24986,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusS
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25016,7 +25020,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25063,7 +25067,7 @@ impl support::Sample for ruckus_one::network::common::RadiusServerProfileQueryDa
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25117,7 +25121,7 @@ for ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25199,7 +25203,7 @@ impl support::Sample for ruckus_one::network::common::DhcpPool {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25247,7 +25251,7 @@ impl support::Sample for ruckus_one::network::common::DhcpConfigServiceProfile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25297,7 +25301,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::DhcpPoo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25334,7 +25338,7 @@ for ruckus_one::network::wireless_service_profiles::DhcpPoolVenueUsage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25377,7 +25381,7 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25437,7 +25441,7 @@ impl support::Sample for ruckus_one::network::common::ViewmodelDhcpPool {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25477,7 +25481,7 @@ impl support::Sample for ruckus_one::network::common::DhcpConfigServiceProfileQu
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25537,7 +25541,7 @@ for ruckus_one::network::common::QueryResponseDhcpConfigServiceProfileQueryData 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25590,7 +25594,7 @@ impl support::Sample for ruckus_one::network::common::Epdg {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25646,7 +25650,7 @@ impl support::Sample for ruckus_one::network::common::WifiCallingServiceProfile 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25696,7 +25700,7 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25745,7 +25749,7 @@ impl support::Sample for ruckus_one::network::common::ViewmodelEpdg {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25785,7 +25789,7 @@ for ruckus_one::network::common::WifiCallingServiceProfileQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25846,7 +25850,7 @@ for ruckus_one::network::common::QueryResponseWifiCallingServiceProfileQueryData
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25900,7 +25904,7 @@ impl support::Sample for ruckus_one::network::common::VenueAddress {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25936,7 +25940,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::Venue {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25967,7 +25971,7 @@ impl support::Sample for ruckus_one::network::common::UploadUrlRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -25992,7 +25996,7 @@ impl support::Sample for ruckus_one::network::common::SignedUrlResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26030,7 +26034,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanQuery {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26060,7 +26064,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26095,7 +26099,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::QosStats {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26141,7 +26145,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::QueryResponseQosS
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26188,7 +26192,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::AggregatedDeviceM
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26249,7 +26253,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::ExtraEdge {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26324,7 +26328,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::Edge {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26442,7 +26446,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::Node {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26519,7 +26523,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::TopologyResponse 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26576,7 +26580,7 @@ for ruckus_one::network::wireless_venues::QueryResponseTopologyResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26631,7 +26635,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26663,7 +26667,7 @@ for ruckus_one::network::wireless_venues::OperationResponseFloorPlanView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26694,7 +26698,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::RogueDetectingAp 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26743,7 +26747,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::RogueAp {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26809,7 +26813,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::QueryResponseRogu
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26872,7 +26876,7 @@ impl support::Sample for ruckus_one::network::common::QueryResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -26981,7 +26985,7 @@ impl support::Sample for ruckus_one::network::common::ProfileSwitchAclRuleView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27036,7 +27040,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27152,7 +27156,7 @@ impl support::Sample for ruckus_one::network::common::FamilyModelSlotView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27195,7 +27199,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27257,7 +27261,7 @@ impl support::Sample for ruckus_one::network::common::ProfileVlanView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27310,7 +27314,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27352,7 +27356,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27424,7 +27428,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27500,7 +27504,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableView
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27549,7 +27553,7 @@ impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27624,7 +27628,7 @@ impl support::Sample for ruckus_one::network::common::Profile {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27715,7 +27719,7 @@ impl support::Sample for ruckus_one::network::common::AclRuleBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27773,7 +27777,7 @@ impl support::Sample for ruckus_one::network::common::AclBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27837,7 +27841,7 @@ impl support::Sample for ruckus_one::network::common::FamilyModelSlotBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27882,7 +27886,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -27937,7 +27941,7 @@ impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28030,7 +28034,7 @@ impl support::Sample for ruckus_one::network::common::VlanBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28135,7 +28139,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28176,7 +28180,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28232,7 +28236,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28288,7 +28292,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28333,7 +28337,7 @@ impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28386,7 +28390,7 @@ impl support::Sample for ruckus_one::network::common::PortProfileAndProfileMappi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28468,7 +28472,7 @@ impl support::Sample for ruckus_one::network::common::ProfileBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28597,7 +28601,7 @@ impl support::Sample for ruckus_one::network::common::ProfileView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28696,7 +28700,7 @@ impl support::Sample for ruckus_one::network::common::AclRuleView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28754,7 +28758,7 @@ impl support::Sample for ruckus_one::network::common::AclView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28800,7 +28804,7 @@ impl support::Sample for ruckus_one::network::common::FamilyModelSlot {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28843,7 +28847,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28911,7 +28915,7 @@ impl support::Sample for ruckus_one::network::common::Vlan {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -28971,7 +28975,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanViewV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29014,7 +29018,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29070,7 +29074,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortViewV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29125,7 +29129,7 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29169,7 +29173,7 @@ impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateViewV1 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29248,7 +29252,7 @@ impl support::Sample for ruckus_one::network::common::ProfileV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29336,7 +29340,7 @@ impl support::Sample for ruckus_one::network::common::EmptyView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29374,7 +29378,7 @@ impl support::Sample for ruckus_one::network::common::EmptyResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29410,7 +29414,7 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueTemplateView
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29462,7 +29466,7 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29510,7 +29514,7 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueTemplate {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29549,7 +29553,7 @@ impl support::Sample for ruckus_one::network::common::VenueView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29586,7 +29590,7 @@ impl support::Sample for ruckus_one::network::common::VenueResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29618,7 +29622,7 @@ impl support::Sample for ruckus_one::network::venue_templates::UpdateVenueSettin
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29673,7 +29677,7 @@ impl support::Sample for ruckus_one::network::common::AaaSettingView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29742,7 +29746,7 @@ impl support::Sample for ruckus_one::network::venue_templates::AaaSetting {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29792,7 +29796,7 @@ impl support::Sample for ruckus_one::network::common::AaaSettingResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29868,7 +29872,7 @@ impl support::Sample for ruckus_one::network::common::AaaServer {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29926,7 +29930,7 @@ for ruckus_one::network::venue_templates::VenueTemplateAaaServerView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -29972,7 +29976,7 @@ for ruckus_one::network::venue_templates::VenueTemplateAaaServerResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30018,7 +30022,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30082,7 +30086,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30159,7 +30163,7 @@ impl support::Sample for ruckus_one::network::venue_templates::HierarchyNode {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30220,7 +30224,7 @@ impl support::Sample for ruckus_one::network::venue_templates::HierarchyQueryRes
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30256,7 +30260,7 @@ impl support::Sample for ruckus_one::network::venue_templates::TemplateInstanceQ
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30280,7 +30284,7 @@ impl support::Sample for ruckus_one::network::venue_templates::DriftInstance {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30311,7 +30315,7 @@ impl support::Sample for ruckus_one::network::venue_templates::DriftInstanceResp
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30343,7 +30347,7 @@ impl support::Sample for ruckus_one::network::venue_templates::EnforceRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30366,7 +30370,7 @@ impl support::Sample for ruckus_one::network::venue_templates::ApplyRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30391,7 +30395,7 @@ impl support::Sample for ruckus_one::network::venue_templates::ApplyTemplateResp
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30415,7 +30419,7 @@ impl support::Sample for ruckus_one::network::venue_templates::DiffData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30445,7 +30449,7 @@ impl support::Sample for ruckus_one::network::venue_templates::DiffReport {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30484,7 +30488,7 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueTemplateView
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30530,7 +30534,7 @@ impl support::Sample for ruckus_one::network::venue_templates::TemplateData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30584,7 +30588,7 @@ impl support::Sample for ruckus_one::network::common::VenueApGroup {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30616,7 +30620,7 @@ impl support::Sample for ruckus_one::network::common::DeviceGps {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30646,7 +30650,7 @@ impl support::Sample for ruckus_one::network::common::ApCreation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30687,7 +30691,7 @@ impl support::Sample for ruckus_one::network::common::ApGroupQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30742,7 +30746,7 @@ impl support::Sample for ruckus_one::network::common::QueryResponseApGroupQueryD
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30790,7 +30794,7 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelAntennaTypeSetting
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30841,7 +30845,7 @@ impl support::Sample for ruckus_one::network::common::VenueApModelBandModeSettin
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30879,7 +30883,7 @@ for ruckus_one::network::common::VenueApModelExternalAntennaSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30913,7 +30917,7 @@ impl support::Sample for ruckus_one::network::common::VenueApModelLedSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30937,7 +30941,7 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelUsbPortSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -30973,7 +30977,7 @@ impl support::Sample for ruckus_one::network::common::ExternalAntenna {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31017,7 +31021,7 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesLanPort {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31113,7 +31117,7 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesApModel {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31229,7 +31233,7 @@ impl support::Sample for ruckus_one::network::common::VenueApModelCapabilities {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31281,7 +31285,7 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSpecificSet
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31314,7 +31318,7 @@ impl support::Sample for ruckus_one::network::common::LanPortClientIsolationSett
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31389,7 +31393,7 @@ for ruckus_one::network::common::DhcpOption82SubOption1CustomizationAttribute {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31425,7 +31429,7 @@ for ruckus_one::network::common::DhcpOption82SubOption1Customization {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31507,7 +31511,7 @@ impl support::Sample for ruckus_one::network::common::DhcpOption82Settings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31564,7 +31568,7 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31600,7 +31604,7 @@ impl support::Sample for ruckus_one::network::common::VenueApBssColoringSettings
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31647,7 +31651,7 @@ impl support::Sample for ruckus_one::network::common::LteBandLockChannel {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31708,7 +31712,7 @@ impl support::Sample for ruckus_one::network::common::SimSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31772,7 +31776,7 @@ impl support::Sample for ruckus_one::network::common::VenueApCellularSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31819,7 +31823,7 @@ for ruckus_one::network::common::VenueApClientAdmissionControlSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31854,7 +31858,7 @@ impl support::Sample for ruckus_one::network::common::VenueApDirectedMulticastSe
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31885,7 +31889,7 @@ impl support::Sample for ruckus_one::network::common::VenueApDosProtectionSettin
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31953,7 +31957,7 @@ impl support::Sample for ruckus_one::network::common::VenueApLoadBalancingSettin
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -31989,7 +31993,7 @@ for ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettings
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32033,7 +32037,7 @@ impl support::Sample for ruckus_one::network::common::VenueApMeshSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32078,7 +32082,7 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApMeshSett
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32129,7 +32133,7 @@ impl support::Sample for ruckus_one::network::common::MulticastDnsFencingWiredRu
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32166,7 +32170,7 @@ impl support::Sample for ruckus_one::network::common::MulticastDnsFencingWireles
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32212,7 +32216,7 @@ impl support::Sample for ruckus_one::network::common::MulticastDnsFencingRule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32270,7 +32274,7 @@ for ruckus_one::network::common::VenueApMulticastDnsFencingSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32393,7 +32397,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32503,7 +32507,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32632,7 +32636,7 @@ impl support::Sample for ruckus_one::network::common::VenueHeight {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32704,7 +32708,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32814,7 +32818,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSetti
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32897,7 +32901,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSetti
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -32964,7 +32968,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioDual5GHzSettin
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33011,7 +33015,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33081,7 +33085,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33155,7 +33159,7 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33210,7 +33214,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadiusOptionSetting
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33254,7 +33258,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRebootTimeoutSettin
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33283,7 +33287,7 @@ impl support::Sample for ruckus_one::network::common::VenueApSmartMonitorSetting
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33308,7 +33312,7 @@ for ruckus_one::network::venue_ap_settings::VenueApTlsKeyEnhancedModeSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33344,7 +33348,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ImportError {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33376,7 +33380,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApsImportResults {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33411,7 +33415,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApSerialNumber {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33444,7 +33448,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApGroup {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33480,7 +33484,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::VenueInformation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33507,7 +33511,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApInformation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33539,7 +33543,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::NetworkInformation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33572,7 +33576,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::SignalStatus {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33598,7 +33602,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::RadioStatus {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33626,7 +33630,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::WifiCallingStatus {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33658,7 +33662,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::TrafficStatus {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33720,7 +33724,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApClientQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33801,7 +33805,7 @@ for ruckus_one::network::wireless_aps::QueryResponseApClientQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33851,7 +33855,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApCompatibilityPage 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33880,7 +33884,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApBssColoring {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33912,7 +33916,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApClientAdmissionCon
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33949,7 +33953,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -33982,7 +33986,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApPictures {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34006,7 +34010,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApLogs {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34045,7 +34049,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApPackets {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34080,7 +34084,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::WifiDhcpClientLease 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34113,7 +34117,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::WifiDhcpClientLeases
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34147,7 +34151,7 @@ impl support::Sample for ruckus_one::network::common::WifiDhcpPoolUsage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34179,7 +34183,7 @@ impl support::Sample for ruckus_one::network::common::WifiDhcpPoolUsages {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34222,7 +34226,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApClient {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34261,7 +34265,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApDiagnosisCommand {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34287,7 +34291,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApDiagnosisCommandRe
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34314,7 +34318,7 @@ for ruckus_one::network::wireless_aps::ApDiagnosisCommandResponseOperationRespon
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34366,7 +34370,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApNeighbors {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34442,7 +34446,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApPacketAction {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34496,7 +34500,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApSystemCommand {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34525,7 +34529,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApNeighborPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34553,7 +34557,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApFloorPosition {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34582,7 +34586,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::VenueApAvailableLteB
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34631,7 +34635,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApLanPortSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34688,7 +34692,7 @@ impl support::Sample for ruckus_one::network::common::DhcpServiceAp {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34742,7 +34746,7 @@ for ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34781,7 +34785,7 @@ impl support::Sample for ruckus_one::network::common::VenueRoguePolicySettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34831,7 +34835,7 @@ impl support::Sample for ruckus_one::network::common::Channels24G {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -34924,7 +34928,7 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35014,7 +35018,7 @@ impl support::Sample for ruckus_one::network::common::Channels5G {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35093,7 +35097,7 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35212,7 +35216,7 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35313,7 +35317,7 @@ impl support::Sample for ruckus_one::network::common::WifiAvailableChannels {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35354,7 +35358,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApAntennaTypeSettings
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35378,7 +35382,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApBssColoringSettings
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35405,7 +35409,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApDirectedMulticastSe
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35434,7 +35438,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApExternalAntennaSett
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35460,7 +35464,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApIotSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35487,7 +35491,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApLanPortSpecificSett
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35516,7 +35520,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApLedSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35540,7 +35544,7 @@ for ruckus_one::network::ap_settings::ApManagementTrafficVlanSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35590,7 +35594,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApMeshSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35641,7 +35645,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApNetworkSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35693,7 +35697,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35764,7 +35768,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35860,7 +35864,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35936,7 +35940,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadioDual5GHzSettin
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -35984,7 +35988,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadioSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36028,7 +36032,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApSmartMonitorSetting
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36054,7 +36058,7 @@ for ruckus_one::network::ap_settings::VenueApSnmpAgentProfileSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36081,7 +36085,7 @@ for ruckus_one::network::ap_settings::ApStickyClientSteeringSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36106,7 +36110,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApUsbPortSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36187,7 +36191,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36293,7 +36297,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApDhcpSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36354,7 +36358,7 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36440,7 +36444,7 @@ impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36483,7 +36487,7 @@ impl support::Sample for ruckus_one::network::switches::StackMembersView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36576,7 +36580,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36641,7 +36645,7 @@ impl support::Sample for ruckus_one::network::switches::SwitchPositionView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36670,7 +36674,7 @@ impl support::Sample for ruckus_one::network::switches::StackMembersViewV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36746,7 +36750,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36830,7 +36834,7 @@ impl support::Sample for ruckus_one::network::common::SwitchStackMember {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -36918,7 +36922,7 @@ impl support::Sample for ruckus_one::network::common::SwitchPort {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37019,7 +37023,7 @@ impl support::Sample for ruckus_one::network::common::StackMemberStatus {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37146,7 +37150,7 @@ impl support::Sample for ruckus_one::network::common::Switch {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37271,7 +37275,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37300,7 +37304,7 @@ impl support::Sample for ruckus_one::network::switches::SwitchPositionViewV1001 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37374,7 +37378,7 @@ impl support::Sample for ruckus_one::network::switches::LldpQosView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37478,7 +37482,7 @@ impl support::Sample for ruckus_one::network::switches::SchedulerView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37585,7 +37589,7 @@ impl support::Sample for ruckus_one::network::switches::PortView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37763,7 +37767,7 @@ impl support::Sample for ruckus_one::network::switches::PortV1001 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37868,7 +37872,7 @@ impl support::Sample for ruckus_one::network::switches::PortResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37896,7 +37900,7 @@ impl support::Sample for ruckus_one::network::switches::SwitchPortSelection {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -37985,7 +37989,7 @@ impl support::Sample for ruckus_one::network::switches::Ports {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38104,7 +38108,7 @@ impl support::Sample for ruckus_one::network::common::DeviceRequestView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38150,7 +38154,7 @@ impl support::Sample for ruckus_one::network::switches::SwitchQueryResult {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38206,7 +38210,7 @@ impl support::Sample for ruckus_one::network::common::SwitchPortQueryResult {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38239,7 +38243,7 @@ impl support::Sample for ruckus_one::network::common::SwitchClient {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38270,7 +38274,7 @@ impl support::Sample for ruckus_one::network::common::SwitchClientQueryResult {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38314,7 +38318,7 @@ impl support::Sample for ruckus_one::network::switches::GroupedSwitch {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38367,7 +38371,7 @@ impl support::Sample for ruckus_one::network::switches::QueryResponseGroupedSwit
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38419,7 +38423,7 @@ impl support::Sample for ruckus_one::network::switches::ImportSwitchResultView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38453,7 +38457,7 @@ impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38507,7 +38511,7 @@ impl support::Sample for ruckus_one::network::common::SwitchVlanView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38561,7 +38565,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VlanVePort {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38605,7 +38609,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlan {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38654,7 +38658,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanRespo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38701,7 +38705,7 @@ impl support::Sample for ruckus_one::network::common::VePortView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38755,7 +38759,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VePort {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38793,7 +38797,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VePortResponse 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38823,7 +38827,7 @@ impl support::Sample for ruckus_one::network::switch_networking::StaticRouteView
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38852,7 +38856,7 @@ impl support::Sample for ruckus_one::network::switch_networking::StaticRouteResp
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38888,7 +38892,7 @@ impl support::Sample for ruckus_one::network::switch_networking::LagView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38931,7 +38935,7 @@ impl support::Sample for ruckus_one::network::switch_networking::Lag {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -38968,7 +38972,7 @@ impl support::Sample for ruckus_one::network::switch_networking::LagResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39011,7 +39015,7 @@ impl support::Sample for ruckus_one::network::common::DhcpOptionView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39055,7 +39059,7 @@ impl support::Sample for ruckus_one::network::common::DhcpServerView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39099,7 +39103,7 @@ impl support::Sample for ruckus_one::network::switch_networking::DhcpServerRespo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39136,7 +39140,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchAclView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39175,7 +39179,7 @@ impl support::Sample for ruckus_one::network::switch_networking::AclIntersection
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39210,7 +39214,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VlanIntersectCo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39255,7 +39259,7 @@ for ruckus_one::network::switch_networking::VlanIntersectionResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39303,7 +39307,7 @@ impl support::Sample for ruckus_one::network::switch_networking::DhcpServerState
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39333,7 +39337,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanOverv
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39371,7 +39375,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVenueSett
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39420,7 +39424,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlans {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39494,7 +39498,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39531,7 +39535,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryForVenueQueryReq
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39606,7 +39610,7 @@ impl support::Sample for ruckus_one::network::common::DispatchFailedReasonView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39655,7 +39659,7 @@ impl support::Sample for ruckus_one::network::common::ConfigurationHistoryInfoVi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39711,7 +39715,7 @@ impl support::Sample for ruckus_one::network::common::ConfigurationHistoryView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39759,7 +39763,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SortInfo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39796,7 +39800,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryFilter {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39847,7 +39851,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryRequest {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39902,7 +39906,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryVenueInfoView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39949,7 +39953,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryVenueView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -39987,7 +39991,7 @@ impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40027,7 +40031,7 @@ impl support::Sample for ruckus_one::network::common::ConfigBackupView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40059,7 +40063,7 @@ impl support::Sample for ruckus_one::network::switch_config_backups::ConfigBacku
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40095,7 +40099,7 @@ impl support::Sample for ruckus_one::network::switch_config_backups::ConfigBacku
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40123,7 +40127,7 @@ for ruckus_one::network::switch_config_backups::ConfigBackupComparison {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40149,7 +40153,7 @@ for ruckus_one::network::switch_config_backups::ConfigBackupContentView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40180,7 +40184,7 @@ for ruckus_one::network::switch_config_backups::ConfigBackupComparisonView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40217,7 +40221,7 @@ for ruckus_one::network::switch_config_backups::ConfigBackUpFormatted {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40259,7 +40263,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ModelVersionView 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40297,7 +40301,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ChangeSchedule {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40342,7 +40346,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ChangeScheduleV1 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40375,7 +40379,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::SkipScheduleUpgra
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40417,7 +40421,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::SwitchVersion {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40455,7 +40459,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::SwitchVersionView
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40494,7 +40498,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ModelCurrentVersi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40530,7 +40534,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::VenueCurrentVersi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40564,7 +40568,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::VenueCurrentVersi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40599,7 +40603,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueQuery
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40629,7 +40633,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ScheduleTimeSlotV
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40664,7 +40668,7 @@ for ruckus_one::network::switch_firmware::UpgradeScheduleFirmwareView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40704,7 +40708,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ModelSwitchCountV
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40766,7 +40770,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueFirmw
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40822,7 +40826,7 @@ for ruckus_one::network::switch_firmware::UpgradeVenueQueryFilterV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40855,7 +40859,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeScheduleVi
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40915,7 +40919,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -40972,7 +40976,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeSwitchQuer
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41007,7 +41011,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::SwitchScheduleVie
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41050,7 +41054,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeSwitchView
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41092,7 +41096,7 @@ for ruckus_one::network::switch_firmware::UpgradeSwitchQueryFilterV1 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41137,7 +41141,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeSwitch {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41199,7 +41203,7 @@ impl support::Sample for ruckus_one::network::switch_aaa::AaaServerView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41246,7 +41250,7 @@ impl support::Sample for ruckus_one::network::switch_aaa::AaaServerResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41276,7 +41280,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::ProfileVlanRespon
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41313,7 +41317,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplate {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41350,7 +41354,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::VenueSwitchBo {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41393,7 +41397,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateBo 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41441,7 +41445,7 @@ for ruckus_one::network::switch_profiles::AcxCliTemplateSwitchesView {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41486,7 +41490,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateV1 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41549,7 +41553,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateVie
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41603,7 +41607,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::WebAuthPageTempla
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41638,7 +41642,7 @@ for ruckus_one::network::switch_profiles::WebAuthPageTemplateResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41672,7 +41676,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::WebAuthPageTempla
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41709,7 +41713,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::SwitchAndVenueVie
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41755,7 +41759,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::WebAuthPageTempla
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41801,7 +41805,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateSam
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41830,7 +41834,7 @@ impl support::Sample for ruckus_one::network::events_alarms::EventsError {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41880,7 +41884,7 @@ impl support::Sample for ruckus_one::network::events_alarms::EventData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41939,7 +41943,7 @@ impl support::Sample for ruckus_one::network::events_alarms::EventMetasQuery {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -41989,7 +41993,7 @@ impl support::Sample for ruckus_one::network::events_alarms::EventsDynamicQueryP
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42046,7 +42050,7 @@ impl support::Sample for ruckus_one::network::events_alarms::LastLogin {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42086,7 +42090,7 @@ impl support::Sample for ruckus_one::network::events_alarms::LastLoginResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42133,7 +42137,7 @@ impl support::Sample for ruckus_one::network::events_alarms::MspEcAlarmCount {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42187,7 +42191,7 @@ impl support::Sample for ruckus_one::network::events_alarms::AlarmData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42263,7 +42267,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::PrioritizedPoli
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42299,7 +42303,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::PageData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42351,7 +42355,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::Policy {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42413,7 +42417,7 @@ for ruckus_one::network::adaptive_policies::PagedResponseResourcePolicy {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42483,7 +42487,7 @@ for ruckus_one::network::adaptive_policies::DynamicPolicyTemplateAttribute {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42522,7 +42526,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::BooleanCriteria
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42539,7 +42543,9 @@ impl support::Sample for ruckus_one::network::adaptive_policies::BooleanCriteria
 impl support::Sample
 for ruckus_one::network::adaptive_policies::AdaptiveEvaluationCriteria {
     fn sample() -> Self {
-        Self::Unknown(serde_json::json!({ "sample" : true }))
+        Self::Unknown(
+            ruckus_one_runtime::RawJson::from(serde_json::json!({ "sample" : true })),
+        )
     }
     fn sample_json() -> serde_json::Value {
         serde_json::json!({ "sample" : true })
@@ -42570,7 +42576,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::PolicyCondition
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42629,7 +42635,7 @@ for ruckus_one::network::adaptive_policies::PagedResponseResourcePolicyCondition
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42690,7 +42696,7 @@ impl support::Sample for ruckus_one::network::common::AdaptiveRadiusWorkflowQuer
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42741,7 +42747,7 @@ for ruckus_one::network::adaptive_policies::PagedResponseResourceDynamicPolicyTe
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42815,7 +42821,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::DynamicPolicyTe
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42874,7 +42880,7 @@ for ruckus_one::network::adaptive_policies::PagedResponseResourceDynamicPolicyTe
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42926,7 +42932,7 @@ for ruckus_one::network::adaptive_policies::PolicySetAssignmentGroups {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -42981,7 +42987,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::PolicySet {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43043,7 +43049,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::PolicySetAssign
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43094,7 +43100,7 @@ for ruckus_one::network::adaptive_policies::PagedResponseResourcePolicySetAssign
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43155,7 +43161,7 @@ for ruckus_one::network::adaptive_policies::PagedResponseResourcePolicySet {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43200,7 +43206,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::PolicyUpdate {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43228,7 +43234,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::PolicyCondition
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43272,7 +43278,7 @@ for ruckus_one::network::adaptive_policies::PagedResponseResourcePrioritizedPoli
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43341,7 +43347,7 @@ impl support::Sample for ruckus_one::network::workflows::Action {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43401,7 +43407,7 @@ impl support::Sample for ruckus_one::network::workflows::PageEntityModelAction {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43449,7 +43455,7 @@ impl support::Sample for ruckus_one::network::workflows::WorkflowAcceptedRespons
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43486,7 +43492,7 @@ impl support::Sample for ruckus_one::network::workflows::ActionQueryCriteria {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43540,7 +43546,7 @@ impl support::Sample for ruckus_one::network::workflows::FileUploadResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43577,7 +43583,7 @@ impl support::Sample for ruckus_one::network::workflows::AcceptedResponse3 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43610,7 +43616,7 @@ impl support::Sample for ruckus_one::network::common::FileResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43647,7 +43653,7 @@ impl support::Sample for ruckus_one::network::workflows::PublishedDetails {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43691,7 +43697,7 @@ impl support::Sample for ruckus_one::network::workflows::Workflow {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43739,7 +43745,7 @@ impl support::Sample for ruckus_one::network::workflows::AsycRequestResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43766,7 +43772,7 @@ impl support::Sample for ruckus_one::network::workflows::WorkflowPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43800,7 +43806,7 @@ impl support::Sample for ruckus_one::network::workflows::PagedResponseResourceWo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43842,7 +43848,7 @@ impl support::Sample for ruckus_one::network::workflows::UiColorSchema {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43891,7 +43897,7 @@ impl support::Sample for ruckus_one::network::workflows::UiStyleSchema {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43938,7 +43944,7 @@ impl support::Sample for ruckus_one::network::workflows::UiConfiguration {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -43991,7 +43997,7 @@ impl support::Sample for ruckus_one::network::workflows::SplitStepOption {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44037,7 +44043,7 @@ for ruckus_one::network::workflows::PagedResponseResourceSplitStepOption {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44084,7 +44090,7 @@ impl support::Sample for ruckus_one::network::workflows::AbstractActionStep {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44130,7 +44136,7 @@ impl support::Sample for ruckus_one::network::workflows::EndStep {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44157,7 +44163,9 @@ impl support::Sample for ruckus_one::network::workflows::EndStep {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
 impl support::Sample for ruckus_one::network::workflows::AbstractBaseStep {
     fn sample() -> Self {
-        Self::Unknown(serde_json::json!({ "sample" : true }))
+        Self::Unknown(
+            ruckus_one_runtime::RawJson::from(serde_json::json!({ "sample" : true })),
+        )
     }
     fn sample_json() -> serde_json::Value {
         serde_json::json!({ "sample" : true })
@@ -44183,7 +44191,7 @@ for ruckus_one::network::workflows::PagedResponseResourceAbstractBaseStep {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44247,7 +44255,7 @@ impl support::Sample for ruckus_one::network::workflows::ActionDefinition {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44300,7 +44308,7 @@ for ruckus_one::network::workflows::PagedResponseResourceActionDefinition {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44334,7 +44342,7 @@ impl support::Sample for ruckus_one::network::workflows::UiConfigImage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44370,7 +44378,7 @@ impl support::Sample for ruckus_one::network::property_management::Persona {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44397,7 +44405,7 @@ impl support::Sample for ruckus_one::network::property_management::QoSProfileAss
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44424,7 +44432,7 @@ for ruckus_one::network::property_management::PropertyAcceptedResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44447,7 +44455,7 @@ impl support::Sample for ruckus_one::network::property_management::Address {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44487,7 +44495,7 @@ impl support::Sample for ruckus_one::network::property_management::UnitConfig {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44544,7 +44552,7 @@ impl support::Sample for ruckus_one::network::property_management::Communication
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44615,7 +44623,7 @@ impl support::Sample for ruckus_one::network::property_management::Property {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44687,7 +44695,7 @@ impl support::Sample for ruckus_one::network::property_management::Property2 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44739,7 +44747,7 @@ impl support::Sample for ruckus_one::network::property_management::AcceptedRespo
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44773,7 +44781,7 @@ for ruckus_one::network::property_management::PropertyResidentPortalAssignment {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44799,7 +44807,7 @@ impl support::Sample for ruckus_one::network::property_management::PropertySortO
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44832,7 +44840,7 @@ for ruckus_one::network::property_management::PropertyPageableObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44877,7 +44885,7 @@ impl support::Sample for ruckus_one::network::property_management::PropertyPage 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44920,7 +44928,7 @@ impl support::Sample for ruckus_one::network::property_management::Resident {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44948,7 +44956,7 @@ impl support::Sample for ruckus_one::network::property_management::DpskSettings 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -44975,7 +44983,7 @@ impl support::Sample for ruckus_one::network::property_management::LanPort {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45004,7 +45012,7 @@ impl support::Sample for ruckus_one::network::property_management::UnitAp {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45035,7 +45043,7 @@ impl support::Sample for ruckus_one::network::property_management::TrafficContro
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45080,7 +45088,7 @@ impl support::Sample for ruckus_one::network::property_management::Unit {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45139,7 +45147,7 @@ impl support::Sample for ruckus_one::network::property_management::PropertyQuery
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45203,7 +45211,7 @@ impl support::Sample for ruckus_one::network::property_management::PropertyUnit 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45283,7 +45291,7 @@ impl support::Sample for ruckus_one::network::property_management::PageEntityMod
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45341,7 +45349,7 @@ impl support::Sample for ruckus_one::network::property_management::PropertyPerso
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45398,7 +45406,7 @@ for ruckus_one::network::property_management::PageEntityModelPersona {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45445,7 +45453,7 @@ for ruckus_one::network::property_management::ResidentPortalAccessConfig {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45472,7 +45480,7 @@ for ruckus_one::network::property_management::ResidentPortalColorConfig {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45500,7 +45508,7 @@ for ruckus_one::network::property_management::ResidentPortalFileConfig {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45529,7 +45537,7 @@ for ruckus_one::network::property_management::ResidentPortalTextConfig {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45568,7 +45576,7 @@ for ruckus_one::network::property_management::ResidentPortalUiConfigs {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45599,7 +45607,9 @@ for ruckus_one::network::property_management::ResidentPortalUiConfigs {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
 impl support::Sample for ruckus_one::network::property_management::ResidentPortalConfig {
     fn sample() -> Self {
-        Self::Unknown(serde_json::json!({ "sample" : true }))
+        Self::Unknown(
+            ruckus_one_runtime::RawJson::from(serde_json::json!({ "sample" : true })),
+        )
     }
     fn sample_json() -> serde_json::Value {
         serde_json::json!({ "sample" : true })
@@ -45632,7 +45642,7 @@ impl support::Sample for ruckus_one::network::property_management::ResidentPorta
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45695,7 +45705,7 @@ for ruckus_one::network::property_management::PageEntityModelResidentPortal {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45745,7 +45755,7 @@ impl support::Sample for ruckus_one::network::message_templates::PageInformation
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45792,7 +45802,7 @@ impl support::Sample for ruckus_one::network::message_templates::MessageRegistra
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45847,7 +45857,7 @@ impl support::Sample for ruckus_one::network::message_templates::TemplateScope {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45911,7 +45921,7 @@ for ruckus_one::network::message_templates::PagedTemplateScopesRestResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -45966,7 +45976,7 @@ impl support::Sample for ruckus_one::network::message_templates::Variable {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46018,7 +46028,7 @@ for ruckus_one::network::message_templates::PagedVariablesRestResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46073,7 +46083,7 @@ impl support::Sample for ruckus_one::network::message_templates::Template {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46127,7 +46137,7 @@ for ruckus_one::network::message_templates::PagedTemplatesRestResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46188,7 +46198,7 @@ for ruckus_one::network::message_templates::PagedRegistrationsRestResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46273,7 +46283,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentQueryCriter
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46335,7 +46345,7 @@ impl support::Sample for ruckus_one::network::enrollments::AdminAuthentication {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46366,7 +46376,7 @@ impl support::Sample for ruckus_one::network::enrollments::Revocation {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46411,7 +46421,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentRegistratio
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46460,7 +46470,7 @@ impl support::Sample for ruckus_one::network::enrollments::AdminSortObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46492,7 +46502,7 @@ impl support::Sample for ruckus_one::network::enrollments::AdminPageableObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46543,7 +46553,7 @@ for ruckus_one::network::enrollments::PageEntityModelEnrollmentRegistration {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46605,7 +46615,7 @@ impl support::Sample for ruckus_one::network::enrollments::Enrollment {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46664,7 +46674,7 @@ impl support::Sample for ruckus_one::network::enrollments::PageEntityModelEnroll
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46712,7 +46722,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentVariable {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46758,7 +46768,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentDetails {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46817,7 +46827,7 @@ impl support::Sample for ruckus_one::network::enrollments::ActionInput {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46853,7 +46863,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentStep {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46895,7 +46905,7 @@ impl support::Sample for ruckus_one::network::enrollments::StepConfig {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46937,7 +46947,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentStepConfig 
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -46968,7 +46978,7 @@ impl support::Sample for ruckus_one::network::enrollments::AupInput {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47013,7 +47023,7 @@ impl support::Sample for ruckus_one::network::enrollments::AcceptedResponse {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47049,7 +47059,7 @@ impl support::Sample for ruckus_one::network::enrollments::CaptivePortalArgs {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47078,7 +47088,7 @@ impl support::Sample for ruckus_one::network::enrollments::LoginPayload {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47120,7 +47130,7 @@ impl support::Sample for ruckus_one::network::enrollments::DeviceEnrollment {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47161,7 +47171,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentToken {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47206,7 +47216,7 @@ impl support::Sample for ruckus_one::network::enrollments::RedisColorSchema {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47245,7 +47255,7 @@ impl support::Sample for ruckus_one::network::enrollments::StyleSchema {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47286,7 +47296,7 @@ impl support::Sample for ruckus_one::network::enrollments::WorkflowConfig {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47332,7 +47342,7 @@ impl support::Sample for ruckus_one::network::enrollments::Enrollment2 {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47391,7 +47401,7 @@ impl support::Sample for ruckus_one::network::radius_attribute_groups::RadiusAtt
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47451,7 +47461,7 @@ for ruckus_one::network::radius_attribute_groups::AttributeAssignment {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47483,7 +47493,7 @@ for ruckus_one::network::radius_attribute_groups::ExternalAssignmentServiceGroup
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47536,7 +47546,7 @@ for ruckus_one::network::radius_attribute_groups::RadiusAttributeGroup {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47601,7 +47611,7 @@ for ruckus_one::network::radius_attribute_groups::AttributeGroupAssignment {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47636,7 +47646,7 @@ for ruckus_one::network::radius_attribute_groups::RadiusAttributeVendors {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47664,7 +47674,7 @@ impl support::Sample for ruckus_one::network::common::VlanPoolData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47700,7 +47710,7 @@ impl support::Sample for ruckus_one::network::common::DsaeOnboardNetwork {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47735,7 +47745,7 @@ impl support::Sample for ruckus_one::network::common::VenueApGroupQueryData {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47793,7 +47803,7 @@ impl support::Sample for ruckus_one::network::common::WifiNetworkRow {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47849,7 +47859,7 @@ impl support::Sample for ruckus_one::network::common::CloneSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47887,7 +47897,7 @@ impl support::Sample for ruckus_one::network::venue_wifi_templates::VenueLanPort
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47928,7 +47938,7 @@ for ruckus_one::network::venue_wifi_templates::WifiVenueApModelLanPortSettings {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47965,7 +47975,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::LoginResource {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -47990,7 +48000,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::PortalTokenResourc
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48017,7 +48027,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::ResidentPortalAcce
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48048,7 +48058,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::Link {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48100,7 +48110,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::Property {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48167,7 +48177,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::PortalUiConfigurat
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48213,7 +48223,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::UnitContact {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48265,7 +48275,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::Unit {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48318,7 +48328,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnit {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48369,7 +48379,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::UnitDevice {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48412,7 +48422,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::DevicesListResourc
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48490,7 +48500,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::UnitUser {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48544,7 +48554,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnitUser {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48620,7 +48630,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::SortObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48652,7 +48662,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::PageableObject {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
@@ -48697,7 +48707,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::UnitUserPage {
                 .additional_fields
                 .insert(
                     "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
+                    serde_json::json!({ "sample" : true }).into(),
                 );
             value
         }
