@@ -10,7 +10,7 @@ pub fn validate_with(top: &Path, changes: &Changes) -> Result<(), String> {
     let tmp = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
     let copy = tmp.path().join("spec");
     copy_dir(spec_dir, &copy)?;
-    copy_guide(top, spec_dir, &copy)?;
+    copy_named_files(top, spec_dir, &copy)?;
     let rebased: Changes = changes
         .iter()
         .map(|(p, t)| {
@@ -29,36 +29,31 @@ pub fn validate_with(top: &Path, changes: &Changes) -> Result<(), String> {
     })
 }
 
-/// Copies the crate guide the top file names (`crate.guide`, a file beside the spec directory
-/// such as `../README.md`) to the same place relative to the copy, so the copy validates as the
-/// spec does. A guide the copy cannot hold (further up than the copy's parent) stays absent and
-/// the validation reports it.
-fn copy_guide(top: &Path, spec_dir: &Path, copy: &Path) -> Result<(), String> {
+/// Copies the files the top file names outside the spec directory (the crate guide, such as
+/// `../README.md`; [`ruckus_codegen::load::named_files`]) to the same place relative to the
+/// copy, so the copy validates as the spec does. A file the copy cannot hold (further up than the
+/// copy's parent) stays absent and the validation reports it.
+fn copy_named_files(top: &Path, spec_dir: &Path, copy: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(top).map_err(|e| format!("{}: {e}", top.display()))?;
-    let Ok(value) = serde_yaml::from_str::<serde_yaml::Value>(&text) else {
-        return Ok(()); // the validation reports the top file
-    };
-    let Some(guide) = value
-        .get("crate")
-        .and_then(|c| c.get("guide"))
-        .and_then(|g| g.as_str())
-    else {
-        return Ok(());
-    };
-    let rel = Path::new(guide);
-    let ups = rel
-        .components()
-        .filter(|c| matches!(c, std::path::Component::ParentDir))
-        .count();
-    if rel.is_absolute() || ups > 1 {
-        return Ok(());
-    }
-    let (src, dst) = (spec_dir.join(rel), copy.join(rel));
-    if src.is_file() && !dst.exists() {
-        if let Some(parent) = dst.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    for src in ruckus_codegen::load::named_files(top, &text) {
+        let Ok(rel) = src.strip_prefix(spec_dir) else {
+            continue;
+        };
+        let ups = rel
+            .components()
+            .filter(|c| matches!(c, std::path::Component::ParentDir))
+            .count();
+        if rel.is_absolute() || ups > 1 {
+            continue;
         }
-        std::fs::copy(&src, &dst).map_err(|e| format!("{}: {e}", src.display()))?;
+        let dst = copy.join(rel);
+        if src.is_file() && !dst.exists() {
+            if let Some(parent) = dst.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            std::fs::copy(&src, &dst).map_err(|e| format!("{}: {e}", src.display()))?;
+        }
     }
     Ok(())
 }
