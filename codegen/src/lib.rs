@@ -12,7 +12,7 @@ mod emit;
 pub mod ir;
 pub mod limits;
 pub mod load;
-mod names;
+pub mod names;
 pub mod op_overrides;
 pub mod overrides;
 pub mod source;
@@ -23,6 +23,8 @@ pub mod validate;
 pub use diag::Diagnostic;
 pub use emit::PREAMBLE;
 pub use emit::cache::hash128;
+/// Method names of every request builder; no parameter may take one as its Rust name.
+pub use emit::reserved::BUILDER_METHODS as RESERVED_BUILDER_METHODS;
 /// Type names generated code uses unqualified; a spec type may not take one.
 pub use emit::reserved::TYPE_NAMES as RESERVED_TYPE_NAMES;
 

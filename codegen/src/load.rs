@@ -6,7 +6,7 @@ use crate::overrides::Applied;
 use crate::source::SourceFile;
 use crate::spec::{Area, ImportedArea, Origin, TopLevel};
 use serde::de::DeserializeOwned;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The spec as read from disk, before validation.
 #[derive(Debug)]
@@ -25,6 +25,29 @@ pub struct Loaded {
 pub const GUIDE_START: &str = "<!-- crate-guide:start -->";
 pub const GUIDE_END: &str = "<!-- crate-guide:end -->";
 
+/// Where the loader reads the crate guide `name` (`crate.guide`) of the top-level file in `dir`:
+/// relative to that file, so it may lie outside the spec directory (`../README.md`).
+pub fn guide_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(name)
+}
+
+/// The files the top-level file at `top_path` (its text `top_text`) makes the loader read
+/// besides the area files in its own directory, where the loader reads them: the crate guide.
+/// Empty when the text does not parse (loading it reports why).
+pub fn named_files(top_path: &Path, top_text: &str) -> Vec<PathBuf> {
+    let dir = top_path.parent().unwrap_or(Path::new(""));
+    let Ok(value) = serde_yaml::from_str::<serde_yaml::Value>(top_text) else {
+        return Vec::new();
+    };
+    value
+        .get("crate")
+        .and_then(|c| c.get("guide"))
+        .and_then(serde_yaml::Value::as_str)
+        .map(|name| guide_path(dir, name))
+        .into_iter()
+        .collect()
+}
+
 /// The text of the crate guide `crate.guide` names: between the markers, else the whole file.
 fn read_guide(
     top_file: &SourceFile,
@@ -33,7 +56,7 @@ fn read_guide(
     input: &Input<'_>,
 ) -> Result<String, Diagnostic> {
     let at = |message: String| top_file.diag(&["crate:", "guide:"], message);
-    let path = dir.join(name);
+    let path = guide_path(dir, name);
     let text = limits::read(&path, input.limits)
         .map_err(|d| at(format!("crate guide `{name}`: {}", d.message)))?;
     input.spend(&path, &text)?;

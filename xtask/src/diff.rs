@@ -7,8 +7,9 @@
 //! values ([`types`]), API settings and areas ([`api`]). Each change is classified breaking,
 //! deprecation or compatible ([`change`]) and the report ([`render`]) states the version bump.
 //!
-//! BASE is a git revision (default `HEAD`): the spec directory as it was there is copied to a
-//! private temporary directory ([`git`]). `--base-spec FILE` compares with a spec file instead. A
+//! BASE is a git revision (default `HEAD`): the spec directory as it was there, and every file
+//! the spec names outside it (the crate guide), are copied to a private temporary directory
+//! ([`git`]). `--base-spec FILE` compares with a spec file instead. A
 //! base that does not load with this generator (an older spec format) is reported and skipped
 //! (exit 0); with `--fail-on breaking` it is a failure (exit 1, saying why): a gate fails closed.
 

@@ -6,6 +6,8 @@
 //! - `cargo xtask list`: a TSV of every operation in the spec.
 //! - `cargo xtask audit [--openapi DIR] [--tsv | --summary]`: compare the spec with the vendor's
 //!   OpenAPI descriptions (a report; see [`audit`]).
+//! - `cargo xtask import [--openapi DIR] [--api NAME] [--write]`: the spec's imported types and
+//!   drafted operations from the descriptions (see [`import`]).
 //! - `cargo xtask diff [BASE] [--json] [--fail-on breaking]`: what the spec change since the git
 //!   revision BASE (default `HEAD`) means for callers, with the version bump it needs.
 //! - `cargo xtask bench-build [--runs N] [--full] [--every-area]`: cold build times of the client
@@ -20,6 +22,10 @@
 //! - `cargo xtask tidy`: no hand-written file of the generator, xtask, test support or benchmarks
 //!   over 600 lines, no function over 100 (see `tidy.rs`).
 //!
+//! The OpenAPI importer and the audit (the typed model of the descriptions, the conversion to
+//! spec YAML, the comparison) live in their own crate, `importer/` (`ruckus-importer`); xtask's
+//! [`import`] and [`audit`] are their command line: arguments, printing, exit codes.
+//!
 //! `--spec FILE` and `--out DIR` point the commands at another spec or output directory (tests
 //! use them with broken fixture specs); paths are then taken as given.
 
@@ -32,9 +38,5 @@ pub mod gencache;
 pub mod generate;
 pub mod import;
 pub mod mutate;
-pub mod openapi;
 pub mod tidy;
 pub mod workspace;
-
-// The importer names these at the crate root.
-pub(crate) use workspace::{out, workspace_root};

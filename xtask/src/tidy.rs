@@ -1,8 +1,8 @@
-//! `cargo xtask tidy`: the hand-written Rust of the generator, xtask, the test support and the
-//! benchmarks stays in readable rooms: no file over [`MAX_FILE_LINES`] lines, no function over
-//! [`MAX_FN_LINES`] (from its `fn` line to its closing brace). Prints every room too large and
-//! fails when there is one. `generated/` is not looked at (it is generator output), nor are the
-//! files in [`EXCEPTIONS`].
+//! `cargo xtask tidy`: the hand-written Rust of the generator, the importer, xtask, the test
+//! support and the benchmarks stays in readable rooms: no file over [`MAX_FILE_LINES`] lines, no
+//! function over [`MAX_FN_LINES`] (from its `fn` line to its closing brace). Prints every room
+//! too large and fails when there is one. `generated/` is not looked at (it is generator
+//! output), nor are the files in [`EXCEPTIONS`].
 
 use crate::workspace::{out, workspace_root};
 use std::path::{Path, PathBuf};
@@ -15,20 +15,16 @@ pub const MAX_FN_LINES: usize = 100;
 /// The directories checked, relative to the workspace root.
 const DIRS: &[&str] = &[
     "codegen/src",
+    "importer/src",
     "xtask/src",
     "tests/src",
     "benches/src",
     "benches/stats/src",
 ];
 
-/// Files (or directories, ending in `/`) not checked, relative to the workspace root: the
-/// importer and the spec loader are being rewritten elsewhere.
-const EXCEPTIONS: &[&str] = &[
-    "xtask/src/import/",
-    "xtask/src/audit/openapi.rs",
-    "codegen/src/spec.rs",
-    "codegen/src/load.rs",
-];
+/// Files (or directories, ending in `/`) not checked, relative to the workspace root: the spec
+/// loader is being rewritten elsewhere.
+const EXCEPTIONS: &[&str] = &["codegen/src/spec.rs", "codegen/src/load.rs"];
 
 /// A function: its name, first line (1-based) and length in lines.
 #[derive(Debug, PartialEq, Eq)]

@@ -553,3 +553,64 @@ fn the_breaking_gate_fails_closed_when_the_base_does_not_load() {
         text(&out.stderr)
     );
 }
+
+/// `diff HEAD` on a spec that names a file outside its directory (a crate guide `../README.md`,
+/// as the workspace's spec does): the copy at the revision holds that file too, so the base loads
+/// and an operation removed since is reported as breaking (and fails the gate).
+#[test]
+fn a_revision_whose_spec_names_a_file_outside_its_directory_is_compared() {
+    let tmp = TempDir::new("guide");
+    let repo = tmp.0.join("repo");
+    copy_dir(&fixtures().join("base"), &repo.join("spec"));
+    let top = repo.join("spec").join(TOP);
+    let top_text = std::fs::read_to_string(&top).expect("read top");
+    let with_guide = top_text.replacen(
+        "crate:\n  name: fixture-diff\n",
+        "crate:\n  name: fixture-diff\n  guide: ../README.md\n",
+        1,
+    );
+    assert_ne!(with_guide, top_text);
+    std::fs::write(&top, with_guide).expect("name the guide");
+    std::fs::write(
+        repo.join("README.md"),
+        "# Repo\n\n<!-- crate-guide:start -->\nThe guide.\n<!-- crate-guide:end -->\n",
+    )
+    .expect("write the guide");
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "base"]);
+
+    // The working tree drops `delete_item`: the last operation of the area.
+    let items = repo.join("spec/demo/items.yaml");
+    let before = std::fs::read_to_string(&items).expect("read items");
+    let at = before.find("  - id: delete_item\n").expect("delete_item");
+    std::fs::write(&items, &before[..at]).expect("remove the operation");
+
+    let spec = "spec/ruckus-one.yaml";
+    let out = xtask(&repo, &["diff", "HEAD", "--spec", spec, "--json"]);
+    assert!(out.status.success(), "{}", text_of(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let removed = report["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .find(|c| c["kind"] == "operation_removed")
+        .unwrap_or_else(|| panic!("no removal reported: {report}"));
+    assert_eq!(removed["class"], "breaking", "{report}");
+    assert!(removed.to_string().contains("delete_item"), "{removed}");
+
+    let out = xtask(
+        &repo,
+        &["diff", "HEAD", "--spec", spec, "--fail-on", "breaking"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text_of(&out));
+    assert!(
+        !text(&out.stdout).contains("does not load"),
+        "{}",
+        text_of(&out)
+    );
+}
+
+fn text_of(out: &Output) -> String {
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}

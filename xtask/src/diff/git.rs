@@ -1,6 +1,8 @@
-//! The spec directory as it was at a git revision, written to a temporary directory.
+//! The spec as it was at a git revision, written to a temporary directory: the spec directory and
+//! every file the spec names outside it (the crate guide, `../README.md`), at the same paths
+//! relative to each other as in the repository.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::Command;
 
 /// A copy of the spec at a revision, in a private temporary directory (a fresh, unpredictable
@@ -35,8 +37,12 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
 }
 
 /// Writes every file under the directory of `top` (the spec directory) as it was at `rev` to a
-/// fresh private temporary directory ([`tempfile`]; nothing there can be planted in advance), keeping the spec directory's name so that diagnostics and spec
-/// file names read as they do for the working tree.
+/// fresh private temporary directory ([`tempfile`]; nothing there can be planted in advance),
+/// at its path in the repository (`spec/`) so that diagnostics and spec file names read as they
+/// do for the working tree; then every file the spec at `rev` names outside that directory
+/// ([`ruckus_codegen::load::named_files`]), as it was at `rev`, at its own path in the
+/// repository. A named file that is not in the revision, or not in the repository, stays
+/// absent: loading the copy then says which.
 pub fn spec_at(rev: &str, top: &Path) -> Result<SpecAt, String> {
     let dir = match top.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -71,12 +77,11 @@ pub fn spec_at(rev: &str, top: &Path) -> Result<SpecAt, String> {
         .tempdir()
         .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let root = dir_guard.path().to_path_buf();
-    let name = std::fs::canonicalize(dir)
-        .ok()
-        .and_then(|d| d.file_name().map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("spec"));
+    // The spec directory's path in the repository (`spec/`; empty at the top).
+    let prefix = git(dir, &["rev-parse", "--show-prefix"])?;
+    let prefix = PathBuf::from(String::from_utf8_lossy(&prefix).trim());
     let copy = SpecAt {
-        top: root.join(&name).join(file),
+        top: root.join(&prefix).join(file),
         root: root.clone(),
         _dir: dir_guard,
         label,
@@ -88,15 +93,64 @@ pub fn spec_at(rev: &str, top: &Path) -> Result<SpecAt, String> {
     for rel in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
         let rel = String::from_utf8_lossy(rel);
         let bytes = git(dir, &["cat-file", "blob", &format!("{commit}:./{rel}")])?;
-        let path = root.join(&name).join(rel.as_ref());
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        std::fs::write(&path, bytes)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write(&root.join(&prefix).join(rel.as_ref()), &bytes)?;
     }
+    copy_named_files(dir, &commit, &copy)?;
     Ok(copy)
+}
+
+/// Writes the files the copy's top file names outside the copied spec directory, as they were
+/// at `commit`, where the loader will look for them in the copy.
+fn copy_named_files(dir: &Path, commit: &str, copy: &SpecAt) -> Result<(), String> {
+    let Ok(text) = std::fs::read_to_string(&copy.top) else {
+        return Ok(()); // loading the copy reports the top file
+    };
+    for path in ruckus_codegen::load::named_files(&copy.top, &text) {
+        let Some(rel) = in_repository(&copy.root, &path) else {
+            continue;
+        };
+        let target = copy.root.join(&rel);
+        if target.exists() {
+            continue;
+        }
+        // `<commit>:<path>` names the path from the top of the repository.
+        let name = format!("{commit}:{}", slashed(&rel));
+        if let Ok(bytes) = git(dir, &["cat-file", "blob", &name]) {
+            write(&target, &bytes)?;
+        }
+    }
+    Ok(())
+}
+
+/// `path` (under `root`, the copy of the repository) relative to `root` with `.` and `..`
+/// resolved, or `None` when it leads outside `root`.
+fn in_repository(root: &Path, path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in path.strip_prefix(root).ok()?.components() {
+        match c {
+            Component::Normal(part) => out.push(part),
+            Component::CurDir => {}
+            Component::ParentDir if out.pop() => {}
+            _ => return None,
+        }
+    }
+    (!out.as_os_str().is_empty()).then_some(out)
+}
+
+/// A relative path with `/` between its parts, as git names paths.
+fn slashed(rel: &Path) -> String {
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 #[cfg(test)]

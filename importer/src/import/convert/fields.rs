@@ -4,7 +4,7 @@
 use super::MAX_DEPTH;
 use super::{Converter, DraftField};
 use crate::openapi::{Document, Schema};
-use heck::ToUpperCamelCase;
+use ruckus_codegen::names;
 use serde_yaml::Value;
 use std::collections::BTreeSet;
 
@@ -36,7 +36,8 @@ impl Converter<'_> {
         let mut out = Vec::new();
         for (name, prop) in props {
             let flags = doc.resolve(prop);
-            let field_owner = format!("{owner}{}", name.to_upper_camel_case());
+            // An inline type's name, as the generator derives it: its owner and the field.
+            let field_owner = format!("{owner}{}", names::camel(&name));
             let ty = self.expr(file, prop, &field_owner);
             let read_only = prop.read_only || flags.read_only;
             let write_only = prop.write_only || flags.write_only;

@@ -7,9 +7,16 @@ use super::{
     Parameter, PathItem, RefOr, RequestBody, Response, Schema, SchemaType,
 };
 use indexmap::IndexMap;
+use ruckus_codegen::closed::Method;
 use serde_yaml::{Mapping, Number, Value};
 
-const METHODS: &[&str] = &["get", "post", "put", "patch", "delete"];
+/// Whether `key` of a path item is an operation of a method the spec has (`get`, `post`, ...:
+/// the spec's methods, in the lower case OpenAPI spells them).
+fn is_method(key: &str) -> bool {
+    Method::ALL
+        .iter()
+        .any(|m| m.as_str().to_ascii_lowercase() == key)
+}
 
 type Read<T> = Result<T, String>;
 
@@ -68,7 +75,7 @@ impl Reader {
             };
             let mut operations = Vec::new();
             for (method, op) in item {
-                let Some(method) = method.as_str().filter(|m| METHODS.contains(m)) else {
+                let Some(method) = method.as_str().filter(|m| is_method(m)) else {
                     continue;
                 };
                 operations.push((method.to_owned(), self.operation(op)?));

@@ -17,6 +17,7 @@ pub use place::Placement;
 
 use crate::openapi::{Document, Operation as DescOperation, Schema, normalise_path};
 use heck::{ToSnakeCase, ToUpperCamelCase};
+use ruckus_codegen::names;
 use ruckus_codegen::spec::{Api, Area, FamilyKind, Method, Operation};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -45,11 +46,13 @@ struct Route<'v> {
     path: &'v str,
     method: Method,
     op: &'v DescOperation,
+    /// The spec's delegated tenant header (`auth.tenant_header`), which the client sets itself.
+    tenant_header: &'v str,
 }
 
 /// The routes of `api` the spec lacks, drafted. `spec_keys`: every spec operation's
 /// `(METHOD, normalised path with the API prefix)`, of every API; `files`: the description
-/// files whose routes belong to this API.
+/// files whose routes belong to this API; `tenant_header`: the spec's `auth.tenant_header`.
 pub fn draft<'v>(
     docs: &'v BTreeMap<String, Document>,
     api: &Api,
@@ -57,6 +60,7 @@ pub fn draft<'v>(
     spec_keys: &BTreeSet<(String, String)>,
     files: &BTreeSet<String>,
     placement: &Placement,
+    tenant_header: &'v str,
 ) -> Drafted<'v> {
     let mut out = Drafted::default();
     let services = crate::import::service_files(api);
@@ -93,6 +97,7 @@ pub fn draft<'v>(
                 path: rel,
                 method,
                 op,
+                tenant_header,
             };
             let area = match placement.area_of(&id, file, path, areas) {
                 Ok(a) => a,
@@ -187,7 +192,7 @@ impl Ids {
             .chain(std::iter::once(format!("{base}_{prefix}")))
             .chain((2..).map(|n| format!("{base}_{prefix}_{n}")));
         for id in candidates {
-            let free = !self.taken.contains(&id) && !self.types.contains(&id.to_upper_camel_case());
+            let free = !self.taken.contains(&id) && !self.types.contains(&names::camel(&id));
             if free {
                 self.taken.insert(id.clone());
                 return id;

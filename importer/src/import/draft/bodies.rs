@@ -3,7 +3,7 @@
 use super::DraftOp;
 use crate::import::convert::Converter;
 use crate::import::plan::Findings;
-use heck::ToUpperCamelCase;
+use ruckus_codegen::names;
 use ruckus_codegen::spec::TypeExpr;
 use std::collections::BTreeMap;
 
@@ -18,7 +18,8 @@ pub fn convert_bodies(
     for (k, d) in drafts.iter().enumerate() {
         let operation = d.op.operation_id.as_deref().unwrap_or("-");
         conv.set_context(operation, None, "");
-        let builder = d.op.id.to_upper_camel_case();
+        // The request builder's name, as the generator derives it.
+        let builder = names::camel(&d.op.id);
         if let Some(s) = d.request
             && let Some(ty) = conv.body(d.file, s, &format!("{builder}Request"))
         {

@@ -44,10 +44,10 @@ fn published(dir: &Path, file: &str) -> Option<(u32, u32, LimitScope)> {
     };
     let max = number_after("A maximum of")?;
     let per_second = number_after("Each second")?;
-    let scope = ["tenant", "property", "workflow"]
-        .into_iter()
-        .find(|s| head.contains(&format!("applied to each {s}")))
-        .and_then(LimitScope::parse)?;
+    let scope = LimitScope::ALL
+        .iter()
+        .copied()
+        .find(|s| head.contains(&format!("applied to each {}", s.as_str())))?;
     Some((max, per_second, scope))
 }
 

@@ -8,23 +8,19 @@ use ruckus_codegen::spec::{
     BodyKind, MediaTypeEntry, PageStyle, Pagination, ParamLocation, Parameter, Part, RequestBody,
     Response, ResponseKind, SplitMediaType, TypeExpr,
 };
+use ruckus_codegen::{RESERVED_BUILDER_METHODS, names};
 use std::collections::BTreeSet;
 
-/// Headers the client sets itself.
-const OWN_HEADERS: &[&str] = &["authorization", "content-type", "accept", "x-rks-tenantid"];
-/// Names the request builder uses for its own methods (the validator's list).
-const BUILDER_METHODS: &[&str] = &[
-    "tenant",
-    "version",
-    "body",
-    "send",
-    "pages",
-    "items",
-    "send_and_wait",
-    "send_with_response",
-    "timeout",
-    "retry",
-];
+/// Headers the runtime sets on every request; the spec's delegated tenant header
+/// (`auth.tenant_header`) is one too.
+const RUNTIME_HEADERS: &[&str] = &["authorization", "content-type", "accept"];
+
+/// Whether the client sets the header `name` itself (case ignored): a description's parameter
+/// of that name is not drafted.
+fn own_header(name: &str, tenant_header: &str) -> bool {
+    let name = name.to_lowercase();
+    RUNTIME_HEADERS.contains(&name.as_str()) || name == tenant_header.to_lowercase()
+}
 
 /// Path parameters (every placeholder, in path order), then query and header parameters in
 /// description order.
@@ -45,9 +41,7 @@ pub fn parameters(r: &Route<'_>) -> Vec<Parameter> {
         };
         let location = match location {
             "query" => ParamLocation::Query,
-            "header" if !OWN_HEADERS.contains(&name.to_lowercase().as_str()) => {
-                ParamLocation::Header
-            }
+            "header" if !own_header(name, r.tenant_header) => ParamLocation::Header,
             _ => continue,
         };
         if name.is_empty() || name.chars().any(char::is_control) || !seen.insert(name) {
@@ -60,11 +54,11 @@ pub fn parameters(r: &Route<'_>) -> Vec<Parameter> {
 }
 
 fn param(name: &str, location: ParamLocation, ty: &str, required: bool) -> Parameter {
-    let rust = heck::ToSnakeCase::to_snake_case(name);
+    let rust = names::snake(name).unwrap_or_default();
     Parameter {
         name: name.to_owned(),
         location,
-        rust_name: BUILDER_METHODS
+        rust_name: RESERVED_BUILDER_METHODS
             .contains(&rust.as_str())
             .then(|| format!("{rust}_param")),
         ty: TypeExpr::Name(ty.to_owned()),

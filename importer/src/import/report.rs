@@ -1,0 +1,45 @@
+//! The import's report: per area, the places typed, the types imported and the operations
+//! drafted, and what the descriptions could not give.
+
+use super::plan;
+
+/// The report for one API (empty when the import found nothing there).
+pub fn report_of(api: &str, f: &plan::Findings) -> String {
+    if f.typed.is_empty() && f.unresolved.is_empty() && f.exceptions.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "## {api}\n\n| area | places typed | imported types | drafted operations |\n|---|---:|---:|---:|\n"
+    );
+    let areas: std::collections::BTreeSet<&String> = f
+        .typed
+        .keys()
+        .chain(f.types.keys())
+        .chain(f.drafted.keys())
+        .collect();
+    for area in areas {
+        out.push_str(&format!(
+            "| {area} | {} | {} | {} |\n",
+            f.typed.get(area).unwrap_or(&0),
+            f.types.get(area).unwrap_or(&0),
+            f.drafted.get(area).unwrap_or(&0)
+        ));
+    }
+    for (title, list) in [
+        ("places the descriptions cannot type", &f.unresolved),
+        (
+            "fields the descriptions give curated types that they lack",
+            &f.curated_gaps,
+        ),
+        ("routes not drafted", &f.exceptions),
+    ] {
+        if !list.is_empty() {
+            out.push_str(&format!("\n{title} ({}):\n", list.len()));
+            for item in list {
+                out.push_str(&format!("- {item}\n"));
+            }
+        }
+    }
+    out.push('\n');
+    out
+}

@@ -1,0 +1,47 @@
+//! `cargo xtask import [--spec FILE] [--openapi DIR] [--api NAME] [--write]`: the command line of
+//! the importer ([`ruckus_importer::import`], in `importer/`): the spec's imported types and
+//! drafted operations, from the vendor's OpenAPI descriptions.
+
+use crate::cli::ImportArgs;
+use crate::workspace::{DEFAULT_OPENAPI, SPEC, out, workspace_root};
+use ruckus_importer::import;
+use std::path::Path;
+
+pub fn run(args: &ImportArgs) -> Result<(), String> {
+    let root = workspace_root();
+    let top = args.spec.clone().unwrap_or_else(|| root.join(SPEC));
+    let openapi = args
+        .openapi
+        .clone()
+        .unwrap_or_else(|| root.join(DEFAULT_OPENAPI));
+    let Some(docs) = import::load_docs(&openapi)? else {
+        println!(
+            "import: no OpenAPI descriptions at {}; nothing to do",
+            openapi.display()
+        );
+        return Ok(());
+    };
+    let (changes, report) = import::plan_changes(&top, &docs, args.api.as_deref())?;
+    out(&report);
+    if changes.is_empty() {
+        println!("the imported files are up to date");
+        return Ok(());
+    }
+    for (path, text) in &changes {
+        let what = if text.is_some() { "write" } else { "remove" };
+        println!("{what} {}", path.display());
+    }
+    if !args.write {
+        println!("\n(dry run: pass --write to change these files)");
+        return Ok(());
+    }
+    import::write(&top, &changes)?;
+    println!("{} file(s) changed; the spec validates", changes.len());
+    Ok(())
+}
+
+/// For `cargo xtask check`: the imported files of the spec `top` that differ from what the import
+/// would write (empty when they are current), or `None` without the workspace's descriptions.
+pub fn stale(top: &Path) -> Result<Option<Vec<String>>, String> {
+    import::stale(top, &workspace_root().join(DEFAULT_OPENAPI))
+}
