@@ -105,76 +105,11 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
         Err(d) => return Err(vec![d]),
     };
     let dir = top_path.parent().unwrap_or(Path::new(""));
-    let mut areas = Vec::new();
-    for api in &top.apis {
-        let mut api_areas = Vec::new();
-        let mut renames = std::collections::BTreeMap::new();
-        let mut replacements = Vec::new();
-        let mut listed = std::collections::BTreeSet::new();
-        let mut pool = Vec::new();
-        // Areas without an imported file: their overrides were reported already.
-        let mut no_file = std::collections::BTreeSet::new();
-        if !is_file_name(&api.name) {
-            // The validator reports the name; no file is read through it.
-            areas.push(api_areas);
-            continue;
-        }
-        for area in &api.areas {
-            let Some(path) = area_path(&top_file, dir, &api.name, area, &mut listed, &mut diags)
-            else {
-                continue;
-            };
-            let parsed = limits.ahead.borrow_mut().areas.remove(&path);
-            let parsed = parsed.map_or_else(
-                || read_yaml::<Area>(&path, limits),
-                |p| take(p, &path, limits),
-            );
-            match parsed {
-                Ok((file, mut parsed)) => {
-                    if parsed.area != *area {
-                        diags.push_with(|| {
-                            file.diag(
-                                &["area:"],
-                                format!(
-                                    "`area: {}` does not match the file name `{area}.yaml`",
-                                    parsed.area
-                                ),
-                            )
-                        });
-                    }
-                    if imported {
-                        let path = dir
-                            .join(&api.name)
-                            .join(IMPORTED_DIR)
-                            .join(format!("{area}.yaml"));
-                        match merge_imported(&path, &file, &mut parsed, limits, &mut diags) {
-                            Some(types) => pool.extend(types),
-                            None => {
-                                no_file.insert(parsed.area.clone());
-                            }
-                        }
-                    }
-                    api_areas.push((file, parsed));
-                }
-                Err(d) => diags.push(d),
-            }
-        }
-        if imported {
-            let (r, mut replaced) =
-                apply_type_overrides(&mut api_areas, pool, &no_file, &mut diags);
-            renames.extend(r);
-            replacements.append(&mut replaced);
-            crate::op_overrides::apply(&mut api_areas, &mut diags);
-        }
-        resolve_overrides(
-            &api.name,
-            &mut api_areas,
-            &renames,
-            replacements,
-            &mut diags,
-        );
-        areas.push(api_areas);
-    }
+    let areas = top
+        .apis
+        .iter()
+        .map(|api| load_api(&top_file, dir, api, limits, imported, &mut diags))
+        .collect();
     let guide = match &top.krate.guide {
         Some(name) => match read_guide(&top_file, dir, name, limits) {
             Ok(text) => Some(text),
@@ -195,6 +130,76 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
     } else {
         Err(diags.into_sorted())
     }
+}
+
+/// The area files of one API as read (with their imported files merged and every override
+/// applied when `imported`); what is wrong goes to `diags`.
+fn load_api(
+    top_file: &SourceFile,
+    dir: &Path,
+    api: &crate::spec::Api,
+    limits: &Input<'_>,
+    imported: bool,
+    diags: &mut Diagnostics,
+) -> Vec<(SourceFile, Area)> {
+    let mut api_areas = Vec::new();
+    let mut renames = std::collections::BTreeMap::new();
+    let mut replacements = Vec::new();
+    let mut listed = std::collections::BTreeSet::new();
+    let mut pool = Vec::new();
+    // Areas without an imported file: their overrides were reported already.
+    let mut no_file = std::collections::BTreeSet::new();
+    if !is_file_name(&api.name) {
+        // The validator reports the name; no file is read through it.
+        return api_areas;
+    }
+    for area in &api.areas {
+        let Some(path) = area_path(top_file, dir, &api.name, area, &mut listed, diags) else {
+            continue;
+        };
+        let parsed = limits.ahead.borrow_mut().areas.remove(&path);
+        let parsed = parsed.map_or_else(
+            || read_yaml::<Area>(&path, limits),
+            |p| take(p, &path, limits),
+        );
+        match parsed {
+            Ok((file, mut parsed)) => {
+                if parsed.area != *area {
+                    diags.push_with(|| {
+                        file.diag(
+                            &["area:"],
+                            format!(
+                                "`area: {}` does not match the file name `{area}.yaml`",
+                                parsed.area
+                            ),
+                        )
+                    });
+                }
+                if imported {
+                    let path = dir
+                        .join(&api.name)
+                        .join(IMPORTED_DIR)
+                        .join(format!("{area}.yaml"));
+                    match merge_imported(&path, &file, &mut parsed, limits, diags) {
+                        Some(types) => pool.extend(types),
+                        None => {
+                            no_file.insert(parsed.area.clone());
+                        }
+                    }
+                }
+                api_areas.push((file, parsed));
+            }
+            Err(d) => diags.push(d),
+        }
+    }
+    if imported {
+        let (r, mut replaced) = apply_type_overrides(&mut api_areas, pool, &no_file, diags);
+        renames.extend(r);
+        replacements.append(&mut replaced);
+        crate::op_overrides::apply(&mut api_areas, diags);
+    }
+    resolve_overrides(&api.name, &mut api_areas, &renames, replacements, diags);
+    api_areas
 }
 
 /// The file of a listed area: `None` (with a diagnostic on the top file) when the name cannot

@@ -229,10 +229,7 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
     let settings = Settings::of(&shared.config, req.options.as_deref());
     let deadline = Deadline::after(settings.call_timeout);
     let policy = settings.policy;
-    let idempotent = req.method.is_idempotent();
-    let mut failed = 0u32;
-    let mut sent = 0u32;
-    let mut renewed_token = false;
+    let mut tries = Tries::default();
     let unit_token = match req.auth {
         ApiAuth::ClientCredentials => None,
         ApiAuth::UnitToken => Some(unit_token(shared, req.api)?),
@@ -246,8 +243,8 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
             paced += wait;
             span.record("paced_ms", millis(paced));
         }
-        sent += 1;
-        span.record("attempts", sent);
+        tries.sent += 1;
+        span.record("attempts", tries.sent);
         // One attempt. Its values live in this block only: a value still in scope at an
         // `await` takes room in the call's future, even when it was moved away.
         let failure = 'attempt: {
@@ -312,32 +309,62 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
                 Err(failure) => failure,
             }
         };
-        if let Some(status) = failure.error.status() {
-            span.record("status", status);
+        if let Some(wait) =
+            after_failure(shared, req, span, failure, &mut tries, policy, &deadline)?
+        {
+            tokio::time::sleep(wait).await;
         }
-        if let (Some(token), false) = (failure.refused_token, renewed_token) {
-            tracing::debug!(
-                target: "ruckus_one_runtime",
-                "the access token was refused (HTTP 401): renewing it and repeating the call"
-            );
-            renewed_token = true;
-            shared.tokens.invalidate(token);
-            continue;
-        }
-        if let (Some(service), Some(429)) = (req.service, failure.error.status()) {
-            shared.pacer.throttled(service, tenant, failure.retry_after);
-        }
-        failed += 1;
-        let retryable = failure
-            .error
-            .failure()
-            .is_some_and(|f| f.is_retryable(idempotent));
-        if !retryable || failed >= policy.attempts() {
-            return Err(failure.error);
-        }
-        let wait = retry_wait(policy, failed, sent, failure, &deadline)?;
-        tokio::time::sleep(wait).await;
     }
+}
+
+/// The attempts of one call so far.
+#[derive(Default)]
+struct Tries {
+    /// Attempts sent.
+    sent: u32,
+    /// Attempts that failed, the one repeated with a fresh token aside.
+    failed: u32,
+    /// Whether the access token was renewed after a `401` (once a call).
+    renewed_token: bool,
+}
+
+/// What follows a failed attempt: `Ok(None)` to repeat it at once with a fresh token (after the
+/// first `401`), `Ok(Some(wait))` to repeat it after `wait` as the retry policy allows, or the
+/// attempt's error to give up. Records the status on `span` and a `429` on the service's pacer.
+fn after_failure(
+    shared: &Shared,
+    req: &Prepared,
+    span: &Span,
+    failure: Failed,
+    tries: &mut Tries,
+    policy: &RetryPolicy,
+    deadline: &Deadline,
+) -> Result<Option<Duration>, Error> {
+    if let Some(status) = failure.error.status() {
+        span.record("status", status);
+    }
+    if let (Some(token), false) = (failure.refused_token, tries.renewed_token) {
+        tracing::debug!(
+            target: "ruckus_one_runtime",
+            "the access token was refused (HTTP 401): renewing it and repeating the call"
+        );
+        tries.renewed_token = true;
+        shared.tokens.invalidate(token);
+        return Ok(None);
+    }
+    if let (Some(service), Some(429)) = (req.service, failure.error.status()) {
+        let tenant = req.tenant.as_ref().map_or("", Tenant::id);
+        shared.pacer.throttled(service, tenant, failure.retry_after);
+    }
+    tries.failed += 1;
+    let retryable = failure
+        .error
+        .failure()
+        .is_some_and(|f| f.is_retryable(req.method.is_idempotent()));
+    if !retryable || tries.failed >= policy.attempts() {
+        return Err(failure.error);
+    }
+    retry_wait(policy, tries.failed, tries.sent, failure, deadline).map(Some)
 }
 
 /// `work`'s output, or `None` when `timer` fires first; both stay where they are (pinned in the
