@@ -5,6 +5,7 @@
 //! emit Rust (quote + prettyplease) and Markdown into a sorted map of files. The caller
 //! (`cargo xtask`) decides whether to write or compare them.
 
+mod additions;
 pub mod chars;
 pub mod closed;
 pub mod diag;

@@ -241,7 +241,8 @@ fn area_path<'a>(
 }
 
 /// The API-wide part of the overrides: references to renamed or replaced imported types follow
-/// them, and a `replace_with` must name a type of the API.
+/// them (in imported types and in curated ones, whose fields the import adds to), and a
+/// `replace_with` must name a type of the API.
 fn resolve_overrides(
     api: &str,
     api_areas: &mut [(SourceFile, Area)],
@@ -249,12 +250,11 @@ fn resolve_overrides(
     replacements: Vec<(String, std::path::PathBuf, usize)>,
     diags: &mut Diagnostics,
 ) {
-    let mut imported: Vec<&mut crate::spec::TypeDef> = api_areas
+    let mut types: Vec<&mut crate::spec::TypeDef> = api_areas
         .iter_mut()
         .flat_map(|(_, a)| a.types.iter_mut())
-        .filter(|t| t.origin.is_some())
         .collect();
-    crate::overrides::rename_references(&mut imported, renames);
+    crate::overrides::rename_references(&mut types, renames);
     let mut drafted: Vec<&mut crate::spec::Operation> = api_areas
         .iter_mut()
         .flat_map(|(_, a)| a.operations.iter_mut())
@@ -385,6 +385,7 @@ fn merge_imported(
         });
     }
     area.operations.extend(operations);
+    crate::additions::add_fields(&file, area, imported.additions, diags);
     Some(types)
 }
 

@@ -38,6 +38,22 @@ pub struct ImportedArea {
     /// Operations drafted from description routes the curated spec lacks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub operations: Vec<Operation>,
+    /// Fields of curated types of the area that the curated file does not list, from the
+    /// description schema each type stands for: the loader appends them to the type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub additions: Vec<Addition>,
+}
+
+/// The fields the import adds to one curated object type (after its own, which always win).
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Addition {
+    /// The curated type's name.
+    #[serde(rename = "type")]
+    pub target: String,
+    /// Where the fields were read: each added field's provenance unless it has its own.
+    pub provenance: String,
+    pub fields: Vec<Field>,
 }
 
 /// A curated correction of one imported type or one drafted operation, applied on top of the

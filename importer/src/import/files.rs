@@ -4,7 +4,7 @@
 use super::convert::{Draft, DraftField, Kind};
 use super::naming;
 use ruckus_codegen::spec::{
-    EnumValue, Field, ImportedArea, Operation, TypeDef, TypeExpr, Union, UnionVariant,
+    Addition, EnumValue, Field, ImportedArea, Operation, TypeDef, TypeExpr, Union, UnionVariant,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -74,7 +74,7 @@ pub fn type_def(d: &Draft) -> TypeDef {
     t
 }
 
-fn field(f: &DraftField) -> Field {
+pub fn field(f: &DraftField) -> Field {
     Field {
         name: f.name.clone(),
         ty: TypeExpr::Name(f.ty.clone()),
@@ -91,11 +91,17 @@ fn field(f: &DraftField) -> Field {
 }
 
 /// The text of one imported file.
-pub fn text(area: &str, types: Vec<TypeDef>, operations: Vec<Operation>) -> Result<String, String> {
+pub fn text(
+    area: &str,
+    types: Vec<TypeDef>,
+    operations: Vec<Operation>,
+    additions: Vec<Addition>,
+) -> Result<String, String> {
     let body = serde_yaml::to_string(&ImportedArea {
         area: area.to_owned(),
         types,
         operations,
+        additions,
     })
     .map_err(|e| format!("imported/{area}.yaml: {e}"))?;
     Ok(format!("{PREAMBLE}{body}"))

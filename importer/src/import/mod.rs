@@ -108,18 +108,23 @@ pub fn plan_changes(
             tenant_header,
         );
         let service_files = service_files(api);
-        let (types, mut findings) = plan::plan(docs, &areas, &service_files, &mut drafted.ops);
+        let (planned, mut findings) = plan::plan(docs, &areas, &service_files, &mut drafted.ops);
         findings.exceptions = drafted.exceptions;
-        let mut types: BTreeMap<String, Vec<_>> = types;
+        let mut types: BTreeMap<String, Vec<_>> = planned.types;
+        let mut additions = planned.additions;
         let mut ops: BTreeMap<String, Vec<_>> = BTreeMap::new();
         for d in drafted.ops {
             types.entry(d.area.clone()).or_default();
             ops.entry(d.area).or_default().push(d.op);
         }
+        for area in additions.keys() {
+            types.entry(area.clone()).or_default();
+        }
         let mut wanted = BTreeMap::new();
         for (area, types) in types {
             let area_ops = ops.remove(&area).unwrap_or_default();
-            wanted.insert(area.clone(), files::text(&area, types, area_ops)?);
+            let added = additions.remove(&area).unwrap_or_default();
+            wanted.insert(area.clone(), files::text(&area, types, area_ops, added)?);
         }
         let dir = spec_dir.join(&api.name).join(IMPORTED_DIR);
         changes.extend(files::changes(&dir, &wanted)?);

@@ -5,6 +5,105 @@
 //! The activity resource that tracks asynchronous (202 Accepted) writes. Not in the document: taken from public material so that callers can wait for a write to finish.
 //!
 //! Spec: `spec/network/activities.yaml`.
+/// Activities admin, with the fields the official description lists.
+///
+/// Provenance: reference (activities_api-0.0.1.yaml AdminDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ActivitiesAdmin {
+    /// Name.
+    pub name: Option<String>,
+    /// Email.
+    pub email: Option<String>,
+    /// IP.
+    pub ip: Option<String>,
+    /// ID.
+    pub id: Option<String>,
+    /// Interface.
+    pub interface: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ActivitiesAdmin {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ActivitiesAdmin, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("email", &v.email);
+            w.optional("ip", &v.ip);
+            w.optional("id", &v.id);
+            w.optional("interface", &v.interface);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ActivitiesAdmin {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ActivitiesAdmin, ruckus_one_runtime::object::FieldError> {
+            let value = ActivitiesAdmin {
+                name: f.optional("name"),
+                email: f.optional("email"),
+                ip: f.optional("ip"),
+                id: f.optional("id"),
+                interface: f.optional("interface"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ActivitiesAdmin"))
+    }
+}
+impl ActivitiesAdmin {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            email: None,
+            ip: None,
+            id: None,
+            interface: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `interface`.
+    pub fn with_interface(mut self, value: impl Into<String>) -> Self {
+        self.interface = Some(value.into());
+        self
+    }
+}
 /// Activities device, with the fields the official description lists.
 ///
 /// Provenance: reference (activities_api-0.0.1.yaml DeviceDto).
@@ -140,6 +239,24 @@ pub struct Activity {
     pub start_datetime: Option<String>,
     /// End datetime.
     pub end_datetime: Option<String>,
+    /// Tenant ID. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    pub tenant_id: Option<String>,
+    /// Notification. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    pub notification: Option<NotificationData>,
+    /// Admin. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    pub admin: Option<ActivitiesAdmin>,
+    /// Product. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    pub product: Option<String>,
+    /// Serial number. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    pub serial_number: Option<String>,
+    /// Event ID. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    pub event_id: Option<String>,
+    /// Description template. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    pub description_template: Option<String>,
+    /// Description data. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    pub description_data: Option<Vec<NameValuePair>>,
+    /// Severity. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    pub severity: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -157,6 +274,15 @@ impl serde::Serialize for Activity {
             w.optional("steps", &v.steps);
             w.optional("startDatetime", &v.start_datetime);
             w.optional("endDatetime", &v.end_datetime);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("notification", &v.notification);
+            w.optional("admin", &v.admin);
+            w.optional("product", &v.product);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("eventId", &v.event_id);
+            w.optional("descriptionTemplate", &v.description_template);
+            w.optional("descriptionData", &v.description_data);
+            w.optional("severity", &v.severity);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -180,6 +306,15 @@ impl<'de> serde::Deserialize<'de> for Activity {
                 steps: f.optional("steps"),
                 start_datetime: f.optional("startDatetime"),
                 end_datetime: f.optional("endDatetime"),
+                tenant_id: f.optional("tenantId"),
+                notification: f.optional("notification"),
+                admin: f.optional("admin"),
+                product: f.optional("product"),
+                serial_number: f.optional("serialNumber"),
+                event_id: f.optional("eventId"),
+                description_template: f.optional("descriptionTemplate"),
+                description_data: f.optional("descriptionData"),
+                severity: f.optional("severity"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -201,6 +336,15 @@ impl Activity {
             steps: None,
             start_datetime: None,
             end_datetime: None,
+            tenant_id: None,
+            notification: None,
+            admin: None,
+            product: None,
+            serial_number: None,
+            event_id: None,
+            description_template: None,
+            description_data: None,
+            severity: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -244,6 +388,54 @@ impl Activity {
         self.end_datetime = Some(value.into());
         self
     }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `notification`.
+    pub fn with_notification(mut self, value: impl Into<NotificationData>) -> Self {
+        self.notification = Some(value.into());
+        self
+    }
+    /// Sets `admin`.
+    pub fn with_admin(mut self, value: impl Into<ActivitiesAdmin>) -> Self {
+        self.admin = Some(value.into());
+        self
+    }
+    /// Sets `product`.
+    pub fn with_product(mut self, value: impl Into<String>) -> Self {
+        self.product = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `eventId`.
+    pub fn with_event_id(mut self, value: impl Into<String>) -> Self {
+        self.event_id = Some(value.into());
+        self
+    }
+    /// Sets `descriptionTemplate`.
+    pub fn with_description_template(mut self, value: impl Into<String>) -> Self {
+        self.description_template = Some(value.into());
+        self
+    }
+    /// Sets `descriptionData`.
+    pub fn with_description_data(
+        mut self,
+        value: impl Into<Vec<NameValuePair>>,
+    ) -> Self {
+        self.description_data = Some(value.into());
+        self
+    }
+    /// Sets `severity`.
+    pub fn with_severity(mut self, value: impl Into<String>) -> Self {
+        self.severity = Some(value.into());
+        self
+    }
 }
 /// Body of the activity query.
 ///
@@ -259,6 +451,12 @@ pub struct ActivityQuery {
     pub page: Option<i64>,
     /// Page size (maximum: 500).
     pub page_size: Option<i64>,
+    /// Fields. Provenance: reference (activities_api-0.0.1.yaml findActivityList).
+    pub fields: Option<Vec<String>>,
+    /// Sort field. Provenance: reference (activities_api-0.0.1.yaml findActivityList).
+    pub sort_field: Option<String>,
+    /// Sort order. Provenance: reference (activities_api-0.0.1.yaml findActivityList).
+    pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -271,6 +469,9 @@ impl serde::Serialize for ActivityQuery {
             w.optional("filters", &v.filters);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
+            w.optional("fields", &v.fields);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -289,6 +490,9 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
                 filters: f.optional("filters"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
+                fields: f.optional("fields"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -305,6 +509,9 @@ impl ActivityQuery {
             filters: None,
             page: None,
             page_size: None,
+            fields: None,
+            sort_field: None,
+            sort_order: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -321,6 +528,24 @@ impl ActivityQuery {
     /// Sets `pageSize`.
     pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
         self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(
+        mut self,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
+    ) -> Self {
+        self.sort_order = Some(value.into());
         self
     }
 }
@@ -438,6 +663,75 @@ impl<'de> serde::Deserialize<'de> for ActivityStatus {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Name value pair, with the fields the official description lists.
+///
+/// Provenance: reference (activities_api-0.0.1.yaml NameValuePairDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct NameValuePair {
+    /// Name.
+    pub name: Option<String>,
+    /// Value.
+    pub value: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for NameValuePair {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NameValuePair, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("value", &v.value);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NameValuePair {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NameValuePair, ruckus_one_runtime::object::FieldError> {
+            let value = NameValuePair {
+                name: f.optional("name"),
+                value: f.optional("value"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NameValuePair"))
+    }
+}
+impl NameValuePair {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            value: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
     }
 }
 /// Notification data, with the fields the official description lists.

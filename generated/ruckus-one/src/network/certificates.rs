@@ -1708,6 +1708,54 @@ pub struct CertificateAuthority {
     pub usages: Option<Vec<CertificateExtendedKeyUsage>>,
     /// Key usages. Provenance: inferred (the document refers to the certificate enumerations; an array is assumed from the plural name).
     pub key_usages: Option<Vec<CertificateKeyUsage>>,
+    /// ID. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub id: Option<String>,
+    /// Name (max_length: 255; min_length: 2). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub name: Option<String>,
+    /// Description (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub description: Option<String>,
+    /// Organization (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub organization: Option<String>,
+    /// Organization unit (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub organization_unit: Option<String>,
+    /// Email (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub email: Option<String>,
+    /// Start date (format: date-time). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub start_date: Option<String>,
+    /// Expire date (format: date-time). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub expire_date: Option<String>,
+    /// Key length (format: int32; maximum: 4096; minimum: 2048). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub key_length: Option<i64>,
+    /// Algorithm. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub algorithm: Option<AlgorithmEnum>,
+    /// Title (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub title: Option<String>,
+    /// Locality (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub locality: Option<String>,
+    /// State (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub state: Option<String>,
+    /// Country (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub country: Option<String>,
+    /// Public key base 64. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub public_key_base64: Option<String>,
+    /// Private key base 64 (secret: redacted in `Debug`). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub private_key_base64: Option<ruckus_one_runtime::Secret>,
+    /// Public key sha thumbprint. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub public_key_sha_thumbprint: Option<String>,
+    /// Serial number. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub serial_number: Option<String>,
+    /// Template count (format: int32). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub template_count: Option<i64>,
+    /// Template names. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub template_names: Option<Vec<String>>,
+    /// Ocsp name. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub ocsp_name: Option<String>,
+    /// Ocsp hash. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub ocsp_hash: Option<String>,
+    /// Chain. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub chain: Option<String>,
+    /// Details. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    pub details: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1721,6 +1769,30 @@ impl serde::Serialize for CertificateAuthority {
             w.optional("status", &v.status);
             w.optional("usages", &v.usages);
             w.optional("keyUsages", &v.key_usages);
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("organization", &v.organization);
+            w.optional("organizationUnit", &v.organization_unit);
+            w.optional("email", &v.email);
+            w.optional("startDate", &v.start_date);
+            w.optional("expireDate", &v.expire_date);
+            w.optional("keyLength", &v.key_length);
+            w.optional("algorithm", &v.algorithm);
+            w.optional("title", &v.title);
+            w.optional("locality", &v.locality);
+            w.optional("state", &v.state);
+            w.optional("country", &v.country);
+            w.optional("publicKeyBase64", &v.public_key_base64);
+            w.optional("privateKeyBase64", &v.private_key_base64);
+            w.optional("publicKeyShaThumbprint", &v.public_key_sha_thumbprint);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("templateCount", &v.template_count);
+            w.optional("templateNames", &v.template_names);
+            w.optional("ocspName", &v.ocsp_name);
+            w.optional("ocspHash", &v.ocsp_hash);
+            w.optional("chain", &v.chain);
+            w.optional("details", &v.details);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1740,6 +1812,30 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
                 status: f.optional("status"),
                 usages: f.optional("usages"),
                 key_usages: f.optional("keyUsages"),
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                organization: f.optional("organization"),
+                organization_unit: f.optional("organizationUnit"),
+                email: f.optional("email"),
+                start_date: f.optional("startDate"),
+                expire_date: f.optional("expireDate"),
+                key_length: f.optional("keyLength"),
+                algorithm: f.optional("algorithm"),
+                title: f.optional("title"),
+                locality: f.optional("locality"),
+                state: f.optional("state"),
+                country: f.optional("country"),
+                public_key_base64: f.optional("publicKeyBase64"),
+                private_key_base64: f.optional("privateKeyBase64"),
+                public_key_sha_thumbprint: f.optional("publicKeyShaThumbprint"),
+                serial_number: f.optional("serialNumber"),
+                template_count: f.optional("templateCount"),
+                template_names: f.optional("templateNames"),
+                ocsp_name: f.optional("ocspName"),
+                ocsp_hash: f.optional("ocspHash"),
+                chain: f.optional("chain"),
+                details: f.optional("details"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1757,6 +1853,30 @@ impl CertificateAuthority {
             status: None,
             usages: None,
             key_usages: None,
+            id: None,
+            name: None,
+            description: None,
+            organization: None,
+            organization_unit: None,
+            email: None,
+            start_date: None,
+            expire_date: None,
+            key_length: None,
+            algorithm: None,
+            title: None,
+            locality: None,
+            state: None,
+            country: None,
+            public_key_base64: None,
+            private_key_base64: None,
+            public_key_sha_thumbprint: None,
+            serial_number: None,
+            template_count: None,
+            template_names: None,
+            ocsp_name: None,
+            ocsp_hash: None,
+            chain: None,
+            details: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1784,6 +1904,129 @@ impl CertificateAuthority {
         value: impl Into<Vec<CertificateKeyUsage>>,
     ) -> Self {
         self.key_usages = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `organization`.
+    pub fn with_organization(mut self, value: impl Into<String>) -> Self {
+        self.organization = Some(value.into());
+        self
+    }
+    /// Sets `organizationUnit`.
+    pub fn with_organization_unit(mut self, value: impl Into<String>) -> Self {
+        self.organization_unit = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `startDate`.
+    pub fn with_start_date(mut self, value: impl Into<String>) -> Self {
+        self.start_date = Some(value.into());
+        self
+    }
+    /// Sets `expireDate`.
+    pub fn with_expire_date(mut self, value: impl Into<String>) -> Self {
+        self.expire_date = Some(value.into());
+        self
+    }
+    /// Sets `keyLength`.
+    pub fn with_key_length(mut self, value: impl Into<i64>) -> Self {
+        self.key_length = Some(value.into());
+        self
+    }
+    /// Sets `algorithm`.
+    pub fn with_algorithm(mut self, value: impl Into<AlgorithmEnum>) -> Self {
+        self.algorithm = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `locality`.
+    pub fn with_locality(mut self, value: impl Into<String>) -> Self {
+        self.locality = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `publicKeyBase64`.
+    pub fn with_public_key_base64(mut self, value: impl Into<String>) -> Self {
+        self.public_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `privateKeyBase64`.
+    pub fn with_private_key_base64(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.private_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `publicKeyShaThumbprint`.
+    pub fn with_public_key_sha_thumbprint(mut self, value: impl Into<String>) -> Self {
+        self.public_key_sha_thumbprint = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `templateCount`.
+    pub fn with_template_count(mut self, value: impl Into<i64>) -> Self {
+        self.template_count = Some(value.into());
+        self
+    }
+    /// Sets `templateNames`.
+    pub fn with_template_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.template_names = Some(value.into());
+        self
+    }
+    /// Sets `ocspName`.
+    pub fn with_ocsp_name(mut self, value: impl Into<String>) -> Self {
+        self.ocsp_name = Some(value.into());
+        self
+    }
+    /// Sets `ocspHash`.
+    pub fn with_ocsp_hash(mut self, value: impl Into<String>) -> Self {
+        self.ocsp_hash = Some(value.into());
+        self
+    }
+    /// Sets `chain`.
+    pub fn with_chain(mut self, value: impl Into<String>) -> Self {
+        self.chain = Some(value.into());
+        self
+    }
+    /// Sets `details`.
+    pub fn with_details(mut self, value: impl Into<String>) -> Self {
+        self.details = Some(value.into());
         self
     }
 }
@@ -4543,6 +4786,10 @@ pub struct RadiusProfileCaPage {
     ///
     /// Wire name `data`; `array<Ca>`; optional.
     pub data: Option<Vec<Ca>>,
+    /// Fields. Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+    pub fields: Option<Vec<String>>,
+    /// Total pages (format: int32). Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+    pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -4555,6 +4802,8 @@ impl serde::Serialize for RadiusProfileCaPage {
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -4573,6 +4822,8 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 data: f.optional("data"),
+                fields: f.optional("fields"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4589,6 +4840,8 @@ impl RadiusProfileCaPage {
             page: None,
             total_count: None,
             data: None,
+            fields: None,
+            total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -4605,6 +4858,16 @@ impl RadiusProfileCaPage {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<Ca>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
         self
     }
 }
@@ -4628,6 +4891,10 @@ pub struct RadiusProfileCertificatePage {
     ///
     /// Wire name `data`; `array<Certificate>`; optional.
     pub data: Option<Vec<Certificate>>,
+    /// Fields. Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+    pub fields: Option<Vec<String>>,
+    /// Total pages (format: int32). Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+    pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -4643,6 +4910,8 @@ impl serde::Serialize for RadiusProfileCertificatePage {
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -4664,6 +4933,8 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 data: f.optional("data"),
+                fields: f.optional("fields"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4680,6 +4951,8 @@ impl RadiusProfileCertificatePage {
             page: None,
             total_count: None,
             data: None,
+            fields: None,
+            total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -4696,6 +4969,16 @@ impl RadiusProfileCertificatePage {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<Certificate>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
         self
     }
 }

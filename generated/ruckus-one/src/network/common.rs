@@ -14593,7 +14593,7 @@ pub struct DynamicQueryPayload {
     /// Page (format: int32).
     pub page: Option<i64>,
     /// Page by date.
-    pub page_by_date: Option<DynamicQueryPayloadPageByDate>,
+    pub page_by_date: Option<PageByDate>,
     /// Page size (format: int32).
     pub page_size: Option<i64>,
     /// Fields.
@@ -14793,10 +14793,7 @@ impl DynamicQueryPayload {
         self
     }
     /// Sets `pageByDate`.
-    pub fn with_page_by_date(
-        mut self,
-        value: impl Into<DynamicQueryPayloadPageByDate>,
-    ) -> Self {
+    pub fn with_page_by_date(mut self, value: impl Into<PageByDate>) -> Self {
         self.page_by_date = Some(value.into());
         self
     }
@@ -14859,129 +14856,6 @@ impl DynamicQueryPayload {
     /// Sets `groupBy`.
     pub fn with_group_by(mut self, value: impl Into<String>) -> Self {
         self.group_by = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-msp",
-        feature = "network-switches",
-        feature = "network-tenants",
-        feature = "network-venue-templates",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-venues"
-    )
-)]
-/// Dynamic query payload page by date, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto (inline)).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DynamicQueryPayloadPageByDate {
-    /// Value.
-    pub value: Option<String>,
-    /// Key.
-    pub key: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-msp",
-        feature = "network-switches",
-        feature = "network-tenants",
-        feature = "network-venue-templates",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-venues"
-    )
-)]
-impl serde::Serialize for DynamicQueryPayloadPageByDate {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DynamicQueryPayloadPageByDate,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("value", &v.value);
-            w.optional("key", &v.key);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-msp",
-        feature = "network-switches",
-        feature = "network-tenants",
-        feature = "network-venue-templates",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-venues"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for DynamicQueryPayloadPageByDate {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            DynamicQueryPayloadPageByDate,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = DynamicQueryPayloadPageByDate {
-                value: f.optional("value"),
-                key: f.optional("key"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DynamicQueryPayloadPageByDate"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-msp",
-        feature = "network-switches",
-        feature = "network-tenants",
-        feature = "network-venue-templates",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-venues"
-    )
-)]
-impl DynamicQueryPayloadPageByDate {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            value: None,
-            key: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
-        self
-    }
-    /// Sets `key`.
-    pub fn with_key(mut self, value: impl Into<String>) -> Self {
-        self.key = Some(value.into());
         self
     }
 }
@@ -19163,6 +19037,75 @@ impl IncompatibleWifiFeature {
         self
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+/// Ip address interface type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IpAddressInterfaceType {
+    /// `NONE`
+    None,
+    /// `PORT`
+    Port,
+    /// `VE`
+    Ve,
+    /// `MANAGEMENT`
+    Management,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl IpAddressInterfaceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Port => "PORT",
+            Self::Ve => "VE",
+            Self::Management => "MANAGEMENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl From<&str> for IpAddressInterfaceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "PORT" => Self::Port,
+            "VE" => Self::Ve,
+            "MANAGEMENT" => Self::Management,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl std::fmt::Display for IpAddressInterfaceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl serde::Serialize for IpAddressInterfaceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for IpAddressInterfaceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
@@ -21529,13 +21472,34 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleMdnsProtocol {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -21559,13 +21523,34 @@ pub struct MustNotMatchField {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -21583,13 +21568,34 @@ impl serde::Serialize for MustNotMatchField {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -21614,13 +21620,34 @@ impl<'de> serde::Deserialize<'de> for MustNotMatchField {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -23056,6 +23083,207 @@ impl<'de> serde::Deserialize<'de> for PacketsType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+/// Page by date, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto (inline)).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PageByDate {
+    /// Value.
+    pub value: Option<String>,
+    /// Key.
+    pub key: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl serde::Serialize for PageByDate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PageByDate, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("value", &v.value);
+            w.optional("key", &v.key);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for PageByDate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PageByDate, ruckus_one_runtime::object::FieldError> {
+            let value = PageByDate {
+                value: f.optional("value"),
+                key: f.optional("key"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PageByDate"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl PageByDate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            value: None,
+            key: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
     }
 }
 #[cfg(
@@ -26627,13 +26855,34 @@ impl QosMapSetOptions {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -26661,13 +26910,34 @@ pub struct QosMatchField {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -26685,13 +26955,34 @@ impl serde::Serialize for QosMatchField {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -26716,13 +27007,34 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -26905,6 +27217,30 @@ pub struct QueryRequest {
     ///
     /// Wire name `sortByCountField`; `string`; optional.
     pub sort_by_count_field: Option<String>,
+    /// Multi sort fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub multi_sort_fields: Option<Vec<String>>,
+    /// Match fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub match_fields: Option<Vec<QosMatchField>>,
+    /// Range filter. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub range_filter: Option<RangeFilter>,
+    /// Range date filter. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub range_date_filter: Option<RangeFilter>,
+    /// Must not match field. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub must_not_match_field: Option<Vec<MustNotMatchField>>,
+    /// Page by date. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub page_by_date: Option<PageByDate>,
+    /// Must have fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub must_have_fields: Option<Vec<String>>,
+    /// Must not have fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub must_not_have_fields: Option<Vec<String>>,
+    /// Term field. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub term_field: Option<TermField>,
+    /// Terms. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// Exists. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub exists: Option<String>,
+    /// Group by. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    pub group_by: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -26953,6 +27289,18 @@ impl serde::Serialize for QueryRequest {
             w.optional("filters", &v.filters);
             w.optional("fields", &v.fields);
             w.optional("sortByCountField", &v.sort_by_count_field);
+            w.optional("multiSortFields", &v.multi_sort_fields);
+            w.optional("matchFields", &v.match_fields);
+            w.optional("rangeFilter", &v.range_filter);
+            w.optional("rangeDateFilter", &v.range_date_filter);
+            w.optional("mustNotMatchField", &v.must_not_match_field);
+            w.optional("pageByDate", &v.page_by_date);
+            w.optional("mustHaveFields", &v.must_have_fields);
+            w.optional("mustNotHaveFields", &v.must_not_have_fields);
+            w.optional("termField", &v.term_field);
+            w.optional("terms", &v.terms);
+            w.optional("exists", &v.exists);
+            w.optional("groupBy", &v.group_by);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -27007,6 +27355,18 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
                 filters: f.optional("filters"),
                 fields: f.optional("fields"),
                 sort_by_count_field: f.optional("sortByCountField"),
+                multi_sort_fields: f.optional("multiSortFields"),
+                match_fields: f.optional("matchFields"),
+                range_filter: f.optional("rangeFilter"),
+                range_date_filter: f.optional("rangeDateFilter"),
+                must_not_match_field: f.optional("mustNotMatchField"),
+                page_by_date: f.optional("pageByDate"),
+                must_have_fields: f.optional("mustHaveFields"),
+                must_not_have_fields: f.optional("mustNotHaveFields"),
+                term_field: f.optional("termField"),
+                terms: f.optional("terms"),
+                exists: f.optional("exists"),
+                group_by: f.optional("groupBy"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -27059,6 +27419,18 @@ impl QueryRequest {
             filters: None,
             fields: None,
             sort_by_count_field: None,
+            multi_sort_fields: None,
+            match_fields: None,
+            range_filter: None,
+            range_date_filter: None,
+            must_not_match_field: None,
+            page_by_date: None,
+            must_have_fields: None,
+            must_not_have_fields: None,
+            term_field: None,
+            terms: None,
+            exists: None,
+            group_by: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -27105,6 +27477,72 @@ impl QueryRequest {
     /// Sets `sortByCountField`.
     pub fn with_sort_by_count_field(mut self, value: impl Into<String>) -> Self {
         self.sort_by_count_field = Some(value.into());
+        self
+    }
+    /// Sets `multiSortFields`.
+    pub fn with_multi_sort_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.multi_sort_fields = Some(value.into());
+        self
+    }
+    /// Sets `matchFields`.
+    pub fn with_match_fields(mut self, value: impl Into<Vec<QosMatchField>>) -> Self {
+        self.match_fields = Some(value.into());
+        self
+    }
+    /// Sets `rangeFilter`.
+    pub fn with_range_filter(mut self, value: impl Into<RangeFilter>) -> Self {
+        self.range_filter = Some(value.into());
+        self
+    }
+    /// Sets `rangeDateFilter`.
+    pub fn with_range_date_filter(mut self, value: impl Into<RangeFilter>) -> Self {
+        self.range_date_filter = Some(value.into());
+        self
+    }
+    /// Sets `mustNotMatchField`.
+    pub fn with_must_not_match_field(
+        mut self,
+        value: impl Into<Vec<MustNotMatchField>>,
+    ) -> Self {
+        self.must_not_match_field = Some(value.into());
+        self
+    }
+    /// Sets `pageByDate`.
+    pub fn with_page_by_date(mut self, value: impl Into<PageByDate>) -> Self {
+        self.page_by_date = Some(value.into());
+        self
+    }
+    /// Sets `mustHaveFields`.
+    pub fn with_must_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.must_have_fields = Some(value.into());
+        self
+    }
+    /// Sets `mustNotHaveFields`.
+    pub fn with_must_not_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.must_not_have_fields = Some(value.into());
+        self
+    }
+    /// Sets `termField`.
+    pub fn with_term_field(mut self, value: impl Into<TermField>) -> Self {
+        self.term_field = Some(value.into());
+        self
+    }
+    /// Sets `terms`.
+    pub fn with_terms(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Vec<String>>>,
+    ) -> Self {
+        self.terms = Some(value.into());
+        self
+    }
+    /// Sets `exists`.
+    pub fn with_exists(mut self, value: impl Into<String>) -> Self {
+        self.exists = Some(value.into());
+        self
+    }
+    /// Sets `groupBy`.
+    pub fn with_group_by(mut self, value: impl Into<String>) -> Self {
+        self.group_by = Some(value.into());
         self
     }
 }
@@ -29992,13 +30430,34 @@ impl RadiusServerV11 {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -30026,13 +30485,34 @@ pub struct RangeFilter {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -30052,13 +30532,34 @@ impl serde::Serialize for RangeFilter {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -30085,13 +30586,34 @@ impl<'de> serde::Deserialize<'de> for RangeFilter {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -32410,6 +32932,71 @@ impl<'de> serde::Deserialize<'de> for SpanningTreeProtocol {
     }
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+/// Specified type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SpecifiedType {
+    /// `AUTO`
+    Auto,
+    /// `SWITCH`
+    Switch,
+    /// `ROUTER`
+    Router,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl SpecifiedType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Switch => "SWITCH",
+            Self::Router => "ROUTER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl From<&str> for SpecifiedType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "SWITCH" => Self::Switch,
+            "ROUTER" => Self::Router,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl std::fmt::Display for SpecifiedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl serde::Serialize for SpecifiedType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for SpecifiedType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// Stack member status, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
@@ -32610,6 +33197,7 @@ impl StackMemberStatus {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -32650,6 +33238,7 @@ pub struct SubsequentQuery {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -32682,6 +33271,7 @@ impl serde::Serialize for SubsequentQuery {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -32721,6 +33311,7 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -32774,6 +33365,7 @@ impl SubsequentQuery {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -32820,6 +33412,7 @@ pub enum SubsequentQueryHttpMethod {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -32854,6 +33447,7 @@ impl SubsequentQueryHttpMethod {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -32889,6 +33483,7 @@ impl From<&str> for SubsequentQueryHttpMethod {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -32912,6 +33507,7 @@ impl std::fmt::Display for SubsequentQueryHttpMethod {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -32935,6 +33531,7 @@ impl serde::Serialize for SubsequentQueryHttpMethod {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -33120,6 +33717,32 @@ pub struct Switch {
     pub stack_members_status: Option<Vec<StackMemberStatus>>,
     /// Unit ID (format: int32).
     pub unit_id: Option<i64>,
+    /// Description. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub description: Option<String>,
+    /// Enable stack. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub enable_stack: Option<bool>,
+    /// Igmp snooping. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub igmp_snooping: Option<IgmpSnooping>,
+    /// Jumbo mode. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub jumbo_mode: Option<bool>,
+    /// Spanning tree priority (format: int32). Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub spanning_tree_priority: Option<i64>,
+    /// IP address interface type. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub ip_address_interface_type: Option<IpAddressInterfaceType>,
+    /// IP address interface. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub ip_address_interface: Option<String>,
+    /// IP address type. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub ip_address_type: Option<IcxSwitchViewIpAddressType>,
+    /// DHCP client enabled. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub dhcp_client_enabled: Option<bool>,
+    /// DHCP server enabled. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub dhcp_server_enabled: Option<bool>,
+    /// Initial VLAN ID (format: int32). Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub initial_vlan_id: Option<i64>,
+    /// Specified type. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub specified_type: Option<SpecifiedType>,
+    /// VLAN customize. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    pub vlan_customize: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -33206,6 +33829,19 @@ impl serde::Serialize for Switch {
             w.optional("extIp", &v.ext_ip);
             w.optional("stackMembersStatus", &v.stack_members_status);
             w.optional("unitId", &v.unit_id);
+            w.optional("description", &v.description);
+            w.optional("enableStack", &v.enable_stack);
+            w.optional("igmpSnooping", &v.igmp_snooping);
+            w.optional("jumboMode", &v.jumbo_mode);
+            w.optional("spanningTreePriority", &v.spanning_tree_priority);
+            w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
+            w.optional("ipAddressInterface", &v.ip_address_interface);
+            w.optional("ipAddressType", &v.ip_address_type);
+            w.optional("dhcpClientEnabled", &v.dhcp_client_enabled);
+            w.optional("dhcpServerEnabled", &v.dhcp_server_enabled);
+            w.optional("initialVlanId", &v.initial_vlan_id);
+            w.optional("specifiedType", &v.specified_type);
+            w.optional("vlanCustomize", &v.vlan_customize);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -33298,6 +33934,19 @@ impl<'de> serde::Deserialize<'de> for Switch {
                 ext_ip: f.optional("extIp"),
                 stack_members_status: f.optional("stackMembersStatus"),
                 unit_id: f.optional("unitId"),
+                description: f.optional("description"),
+                enable_stack: f.optional("enableStack"),
+                igmp_snooping: f.optional("igmpSnooping"),
+                jumbo_mode: f.optional("jumboMode"),
+                spanning_tree_priority: f.optional("spanningTreePriority"),
+                ip_address_interface_type: f.optional("ipAddressInterfaceType"),
+                ip_address_interface: f.optional("ipAddressInterface"),
+                ip_address_type: f.optional("ipAddressType"),
+                dhcp_client_enabled: f.optional("dhcpClientEnabled"),
+                dhcp_server_enabled: f.optional("dhcpServerEnabled"),
+                initial_vlan_id: f.optional("initialVlanId"),
+                specified_type: f.optional("specifiedType"),
+                vlan_customize: f.optional("vlanCustomize"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -33388,6 +34037,19 @@ impl Switch {
             ext_ip: None,
             stack_members_status: None,
             unit_id: None,
+            description: None,
+            enable_stack: None,
+            igmp_snooping: None,
+            jumbo_mode: None,
+            spanning_tree_priority: None,
+            ip_address_interface_type: None,
+            ip_address_interface: None,
+            ip_address_type: None,
+            dhcp_client_enabled: None,
+            dhcp_server_enabled: None,
+            initial_vlan_id: None,
+            specified_type: None,
+            vlan_customize: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -33780,6 +34442,77 @@ impl Switch {
         self.unit_id = Some(value.into());
         self
     }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `enableStack`.
+    pub fn with_enable_stack(mut self, value: impl Into<bool>) -> Self {
+        self.enable_stack = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(mut self, value: impl Into<IgmpSnooping>) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `jumboMode`.
+    pub fn with_jumbo_mode(mut self, value: impl Into<bool>) -> Self {
+        self.jumbo_mode = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreePriority`.
+    pub fn with_spanning_tree_priority(mut self, value: impl Into<i64>) -> Self {
+        self.spanning_tree_priority = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressInterfaceType`.
+    pub fn with_ip_address_interface_type(
+        mut self,
+        value: impl Into<IpAddressInterfaceType>,
+    ) -> Self {
+        self.ip_address_interface_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressInterface`.
+    pub fn with_ip_address_interface(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_interface = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressType`.
+    pub fn with_ip_address_type(
+        mut self,
+        value: impl Into<IcxSwitchViewIpAddressType>,
+    ) -> Self {
+        self.ip_address_type = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientEnabled`.
+    pub fn with_dhcp_client_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_client_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpServerEnabled`.
+    pub fn with_dhcp_server_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_server_enabled = Some(value.into());
+        self
+    }
+    /// Sets `initialVlanId`.
+    pub fn with_initial_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.initial_vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `specifiedType`.
+    pub fn with_specified_type(mut self, value: impl Into<SpecifiedType>) -> Self {
+        self.specified_type = Some(value.into());
+        self
+    }
+    /// Sets `vlanCustomize`.
+    pub fn with_vlan_customize(mut self, value: impl Into<bool>) -> Self {
+        self.vlan_customize = Some(value.into());
+        self
+    }
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// One row of a switch client query; the document names only `clientAuthType`.
@@ -33794,6 +34527,52 @@ pub struct SwitchClient {
     ///
     /// Wire name `clientAuthType`; `string`; optional.
     pub client_auth_type: Option<String>,
+    /// ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub id: Option<String>,
+    /// Client MAC. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub client_mac: Option<String>,
+    /// Client IPv4 addr. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub client_ipv4_addr: Option<String>,
+    /// Client IPv6 addr. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub client_ipv6_addr: Option<String>,
+    /// Client desc. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub client_desc: Option<String>,
+    /// Client type. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub client_type: Option<String>,
+    /// Switch ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub switch_id: Option<String>,
+    /// Switch name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub switch_name: Option<String>,
+    /// Switch port. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub switch_port: Option<String>,
+    /// Venue ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub venue_id: Option<String>,
+    /// Venue name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub venue_name: Option<String>,
+    /// Client VLAN. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub client_vlan: Option<String>,
+    /// VLAN name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub vlan_name: Option<String>,
+    /// Switch MAC. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub switch_mac: Option<String>,
+    /// Is ruckus AP. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub is_ruckus_ap: Option<bool>,
+    /// Client name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub client_name: Option<String>,
+    /// Switch serial number. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub switch_serial_number: Option<String>,
+    /// Switch port ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub switch_port_id: Option<String>,
+    /// DHCP client host name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub dhcp_client_host_name: Option<String>,
+    /// DHCP client device type name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub dhcp_client_device_type_name: Option<String>,
+    /// DHCP client OS vendor name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub dhcp_client_os_vendor_name: Option<String>,
+    /// DHCP client model name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub dhcp_client_model_name: Option<String>,
+    /// Vni. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    pub vni: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -33805,6 +34584,29 @@ impl serde::Serialize for SwitchClient {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchClient, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("clientAuthType", &v.client_auth_type);
+            w.optional("id", &v.id);
+            w.optional("clientMac", &v.client_mac);
+            w.optional("clientIpv4Addr", &v.client_ipv4_addr);
+            w.optional("clientIpv6Addr", &v.client_ipv6_addr);
+            w.optional("clientDesc", &v.client_desc);
+            w.optional("clientType", &v.client_type);
+            w.optional("switchId", &v.switch_id);
+            w.optional("switchName", &v.switch_name);
+            w.optional("switchPort", &v.switch_port);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("clientVlan", &v.client_vlan);
+            w.optional("vlanName", &v.vlan_name);
+            w.optional("switchMac", &v.switch_mac);
+            w.optional("isRuckusAP", &v.is_ruckus_ap);
+            w.optional("clientName", &v.client_name);
+            w.optional("switchSerialNumber", &v.switch_serial_number);
+            w.optional("switchPortId", &v.switch_port_id);
+            w.optional("dhcpClientHostName", &v.dhcp_client_host_name);
+            w.optional("dhcpClientDeviceTypeName", &v.dhcp_client_device_type_name);
+            w.optional("dhcpClientOsVendorName", &v.dhcp_client_os_vendor_name);
+            w.optional("dhcpClientModelName", &v.dhcp_client_model_name);
+            w.optional("vni", &v.vni);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -33822,6 +34624,29 @@ impl<'de> serde::Deserialize<'de> for SwitchClient {
         ) -> Result<SwitchClient, ruckus_one_runtime::object::FieldError> {
             let value = SwitchClient {
                 client_auth_type: f.optional("clientAuthType"),
+                id: f.optional("id"),
+                client_mac: f.optional("clientMac"),
+                client_ipv4_addr: f.optional("clientIpv4Addr"),
+                client_ipv6_addr: f.optional("clientIpv6Addr"),
+                client_desc: f.optional("clientDesc"),
+                client_type: f.optional("clientType"),
+                switch_id: f.optional("switchId"),
+                switch_name: f.optional("switchName"),
+                switch_port: f.optional("switchPort"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                client_vlan: f.optional("clientVlan"),
+                vlan_name: f.optional("vlanName"),
+                switch_mac: f.optional("switchMac"),
+                is_ruckus_ap: f.optional("isRuckusAP"),
+                client_name: f.optional("clientName"),
+                switch_serial_number: f.optional("switchSerialNumber"),
+                switch_port_id: f.optional("switchPortId"),
+                dhcp_client_host_name: f.optional("dhcpClientHostName"),
+                dhcp_client_device_type_name: f.optional("dhcpClientDeviceTypeName"),
+                dhcp_client_os_vendor_name: f.optional("dhcpClientOsVendorName"),
+                dhcp_client_model_name: f.optional("dhcpClientModelName"),
+                vni: f.optional("vni"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -33837,12 +34662,153 @@ impl SwitchClient {
     pub fn new() -> Self {
         Self {
             client_auth_type: None,
+            id: None,
+            client_mac: None,
+            client_ipv4_addr: None,
+            client_ipv6_addr: None,
+            client_desc: None,
+            client_type: None,
+            switch_id: None,
+            switch_name: None,
+            switch_port: None,
+            venue_id: None,
+            venue_name: None,
+            client_vlan: None,
+            vlan_name: None,
+            switch_mac: None,
+            is_ruckus_ap: None,
+            client_name: None,
+            switch_serial_number: None,
+            switch_port_id: None,
+            dhcp_client_host_name: None,
+            dhcp_client_device_type_name: None,
+            dhcp_client_os_vendor_name: None,
+            dhcp_client_model_name: None,
+            vni: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `clientAuthType`.
     pub fn with_client_auth_type(mut self, value: impl Into<String>) -> Self {
         self.client_auth_type = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `clientMac`.
+    pub fn with_client_mac(mut self, value: impl Into<String>) -> Self {
+        self.client_mac = Some(value.into());
+        self
+    }
+    /// Sets `clientIpv4Addr`.
+    pub fn with_client_ipv4_addr(mut self, value: impl Into<String>) -> Self {
+        self.client_ipv4_addr = Some(value.into());
+        self
+    }
+    /// Sets `clientIpv6Addr`.
+    pub fn with_client_ipv6_addr(mut self, value: impl Into<String>) -> Self {
+        self.client_ipv6_addr = Some(value.into());
+        self
+    }
+    /// Sets `clientDesc`.
+    pub fn with_client_desc(mut self, value: impl Into<String>) -> Self {
+        self.client_desc = Some(value.into());
+        self
+    }
+    /// Sets `clientType`.
+    pub fn with_client_type(mut self, value: impl Into<String>) -> Self {
+        self.client_type = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchPort`.
+    pub fn with_switch_port(mut self, value: impl Into<String>) -> Self {
+        self.switch_port = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `clientVlan`.
+    pub fn with_client_vlan(mut self, value: impl Into<String>) -> Self {
+        self.client_vlan = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
+    /// Sets `switchMac`.
+    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac = Some(value.into());
+        self
+    }
+    /// Sets `isRuckusAP`.
+    pub fn with_is_ruckus_ap(mut self, value: impl Into<bool>) -> Self {
+        self.is_ruckus_ap = Some(value.into());
+        self
+    }
+    /// Sets `clientName`.
+    pub fn with_client_name(mut self, value: impl Into<String>) -> Self {
+        self.client_name = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `switchPortId`.
+    pub fn with_switch_port_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_port_id = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientHostName`.
+    pub fn with_dhcp_client_host_name(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_client_host_name = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientDeviceTypeName`.
+    pub fn with_dhcp_client_device_type_name(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.dhcp_client_device_type_name = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientOsVendorName`.
+    pub fn with_dhcp_client_os_vendor_name(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_client_os_vendor_name = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientModelName`.
+    pub fn with_dhcp_client_model_name(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_client_model_name = Some(value.into());
+        self
+    }
+    /// Sets `vni`.
+    pub fn with_vni(mut self, value: impl Into<String>) -> Self {
+        self.vni = Some(value.into());
         self
     }
 }
@@ -33861,6 +34827,14 @@ pub struct SwitchClientQueryResult {
     pub page: Option<i64>,
     /// Data.
     pub data: Option<Vec<SwitchClient>>,
+    /// Fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
+    pub fields: Option<Vec<String>>,
+    /// Object ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
+    pub object_id: Option<String>,
+    /// Error message. Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
+    pub error_message: Option<String>,
+    /// Subsequent queries. Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
+    pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -33877,6 +34851,10 @@ impl serde::Serialize for SwitchClientQueryResult {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("objectId", &v.object_id);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -33896,6 +34874,10 @@ impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 data: f.optional("data"),
+                fields: f.optional("fields"),
+                object_id: f.optional("objectId"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -33913,6 +34895,10 @@ impl SwitchClientQueryResult {
             total_count: None,
             page: None,
             data: None,
+            fields: None,
+            object_id: None,
+            error_message: None,
+            subsequent_queries: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -33929,6 +34915,29 @@ impl SwitchClientQueryResult {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<SwitchClient>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
         self
     }
 }
@@ -33951,6 +34960,8 @@ pub struct SwitchConfigHistoryPage {
     ///
     /// Wire name `list`; array of raw JSON, shape not shown: The fields of a configuration history entry are not shown by the document.; optional.
     pub list: Option<Vec<serde_json::Value>>,
+    /// ID. Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
+    pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -33968,6 +34979,7 @@ impl serde::Serialize for SwitchConfigHistoryPage {
         ) {
             w.optional("totalCount", &v.total_count);
             w.optional("list", &v.list);
+            w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -33988,6 +35000,7 @@ impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
             let value = SwitchConfigHistoryPage {
                 total_count: f.optional("totalCount"),
                 list: f.optional("list"),
+                id: f.optional("id"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -34006,6 +35019,7 @@ impl SwitchConfigHistoryPage {
         Self {
             total_count: None,
             list: None,
+            id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -34017,6 +35031,11 @@ impl SwitchConfigHistoryPage {
     /// Sets `list`.
     pub fn with_list(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
         self.list = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
         self
     }
 }
@@ -35518,6 +36537,14 @@ pub struct SwitchPortQueryResult {
     pub page: Option<i64>,
     /// Data.
     pub data: Option<Vec<SwitchPort>>,
+    /// Fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
+    pub fields: Option<Vec<String>>,
+    /// Object ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
+    pub object_id: Option<String>,
+    /// Error message. Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
+    pub error_message: Option<String>,
+    /// Subsequent queries. Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
+    pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -35534,6 +36561,10 @@ impl serde::Serialize for SwitchPortQueryResult {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("objectId", &v.object_id);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -35553,6 +36584,10 @@ impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 data: f.optional("data"),
+                fields: f.optional("fields"),
+                object_id: f.optional("objectId"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -35570,6 +36605,10 @@ impl SwitchPortQueryResult {
             total_count: None,
             page: None,
             data: None,
+            fields: None,
+            object_id: None,
+            error_message: None,
+            subsequent_queries: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -35586,6 +36625,29 @@ impl SwitchPortQueryResult {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<SwitchPort>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
         self
     }
 }
@@ -37040,14 +38102,34 @@ impl TenantSortObject {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -37071,14 +38153,34 @@ pub struct TermField {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -37096,14 +38198,34 @@ impl serde::Serialize for TermField {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -37128,14 +38250,34 @@ impl<'de> serde::Deserialize<'de> for TermField {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
         feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]

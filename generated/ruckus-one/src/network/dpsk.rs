@@ -1402,7 +1402,7 @@ impl DpskPool {
 }
 /// Dpsk pool expiration type: the values the official description lists.
 ///
-/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolDto (inline)).
+/// Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolById (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -1473,7 +1473,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolExpirationType {
 }
 /// Dpsk pool passphrase format: the values the official description lists.
 ///
-/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolDto (inline)).
+/// Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolById (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.

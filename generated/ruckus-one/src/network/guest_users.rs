@@ -814,6 +814,8 @@ pub struct GuestUser {
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Expiration date.
     pub expiration_date: Option<i64>,
+    /// Network ID. Provenance: reference (guest_api-1.7.1.yaml GuestUser).
+    pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -839,6 +841,7 @@ impl serde::Serialize for GuestUser {
             w.optional("expiration", &v.expiration);
             w.optional("password", &v.password);
             w.optional("expirationDate", &v.expiration_date);
+            w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -870,6 +873,7 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
                 expiration: f.optional("expiration"),
                 password: f.optional("password"),
                 expiration_date: f.optional("expirationDate"),
+                network_id: f.optional("networkId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -899,6 +903,7 @@ impl GuestUser {
             expiration: None,
             password: None,
             expiration_date: None,
+            network_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -986,6 +991,11 @@ impl GuestUser {
     /// Sets `expirationDate`.
     pub fn with_expiration_date(mut self, value: impl Into<i64>) -> Self {
         self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
         self
     }
 }
@@ -1109,7 +1119,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserActionAction {
 }
 /// Guest user delivery methods: the values the official description lists.
 ///
-/// Provenance: reference (guest_api-1.7.1.yaml GuestUserV1 (inline)).
+/// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1 (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.

@@ -144,6 +144,16 @@ pub struct MacRegistration {
     /// Deprecated: Removed from the registration.
     /// Provenance: inferred (type not shown; string assumed).
     pub identity_id: Option<String>,
+    /// ID (format: uuid). Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    pub id: Option<String>,
+    /// Expiration date (format: date-time). Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    pub expiration_date: Option<String>,
+    /// Revoked. Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    pub revoked: Option<bool>,
+    /// MAC address. Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    pub mac_address: Option<String>,
+    /// Created date (format: date-time). Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    pub created_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -160,6 +170,11 @@ impl serde::Serialize for MacRegistration {
             w.optional("location", &v.location);
             w.optional("deviceName", &v.device_name);
             w.optional("identityId", &v.identity_id);
+            w.optional("id", &v.id);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("revoked", &v.revoked);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("createdDate", &v.created_date);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -182,6 +197,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
                 location: f.optional("location"),
                 device_name: f.optional("deviceName"),
                 identity_id: f.optional("identityId"),
+                id: f.optional("id"),
+                expiration_date: f.optional("expirationDate"),
+                revoked: f.optional("revoked"),
+                mac_address: f.optional("macAddress"),
+                created_date: f.optional("createdDate"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -202,6 +222,11 @@ impl MacRegistration {
             location: None,
             device_name: None,
             identity_id: None,
+            id: None,
+            expiration_date: None,
+            revoked: None,
+            mac_address: None,
+            created_date: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -241,6 +266,31 @@ impl MacRegistration {
     /// Sets `identityId`.
     pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
         self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `revoked`.
+    pub fn with_revoked(mut self, value: impl Into<bool>) -> Self {
+        self.revoked = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
         self
     }
 }
@@ -490,6 +540,22 @@ pub struct MacRegistrationPool {
     /// Wire name `links`; `json`; optional.
     /// Deprecated: Removed: replaced by `_links`.
     pub links_2: Option<serde_json::Value>,
+    /// ID (format: uuid). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    pub id: Option<String>,
+    /// Auto cleanup (default: true). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    pub auto_cleanup: Option<bool>,
+    /// Expiration offset (format: int32). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    pub expiration_offset: Option<i64>,
+    /// Expiration date (format: date-time). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    pub expiration_date: Option<String>,
+    /// Expiration enabled (default: false). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    pub expiration_enabled: Option<bool>,
+    /// Registration count (format: int32). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    pub registration_count: Option<i64>,
+    /// Created date (format: date-time). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    pub created_date: Option<String>,
+    /// Policy set ID. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    pub policy_set_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -515,6 +581,14 @@ impl serde::Serialize for MacRegistrationPool {
             w.optional("associationIds", &v.association_ids);
             w.optional("networkIds", &v.network_ids);
             w.optional("links", &v.links_2);
+            w.optional("id", &v.id);
+            w.optional("autoCleanup", &v.auto_cleanup);
+            w.optional("expirationOffset", &v.expiration_offset);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("expirationEnabled", &v.expiration_enabled);
+            w.optional("registrationCount", &v.registration_count);
+            w.optional("createdDate", &v.created_date);
+            w.optional("policySetId", &v.policy_set_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -546,6 +620,14 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
                 association_ids: f.optional("associationIds"),
                 network_ids: f.optional("networkIds"),
                 links_2: f.optional("links"),
+                id: f.optional("id"),
+                auto_cleanup: f.optional("autoCleanup"),
+                expiration_offset: f.optional("expirationOffset"),
+                expiration_date: f.optional("expirationDate"),
+                expiration_enabled: f.optional("expirationEnabled"),
+                registration_count: f.optional("registrationCount"),
+                created_date: f.optional("createdDate"),
+                policy_set_id: f.optional("policySetId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -575,6 +657,14 @@ impl MacRegistrationPool {
             association_ids: None,
             network_ids: None,
             links_2: None,
+            id: None,
+            auto_cleanup: None,
+            expiration_offset: None,
+            expiration_date: None,
+            expiration_enabled: None,
+            registration_count: None,
+            created_date: None,
+            policy_set_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -659,6 +749,46 @@ impl MacRegistrationPool {
     /// Sets `links`.
     pub fn with_links_2(mut self, value: impl Into<serde_json::Value>) -> Self {
         self.links_2 = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `autoCleanup`.
+    pub fn with_auto_cleanup(mut self, value: impl Into<bool>) -> Self {
+        self.auto_cleanup = Some(value.into());
+        self
+    }
+    /// Sets `expirationOffset`.
+    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_offset = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `expirationEnabled`.
+    pub fn with_expiration_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.expiration_enabled = Some(value.into());
+        self
+    }
+    /// Sets `registrationCount`.
+    pub fn with_registration_count(mut self, value: impl Into<i64>) -> Self {
+        self.registration_count = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
         self
     }
 }

@@ -475,7 +475,7 @@ pub struct IcxSwitch {
     /// Stack members.
     pub stack_members: Option<Vec<StackMembersViewV1>>,
     /// IP address interface type.
-    pub ip_address_interface_type: Option<IpAddressInterfaceType>,
+    pub ip_address_interface_type: Option<super::common::IpAddressInterfaceType>,
     /// IP address interface.
     pub ip_address_interface: Option<String>,
     /// IP address type.
@@ -511,7 +511,7 @@ pub struct IcxSwitch {
     /// Stack config timestamp.
     pub stack_config_timestamp: Option<String>,
     /// Specified type.
-    pub specified_type: Option<SpecifiedType>,
+    pub specified_type: Option<super::common::SpecifiedType>,
     /// Rear module.
     pub rear_module: Option<String>,
     /// VLAN customize.
@@ -724,7 +724,7 @@ impl IcxSwitch {
     /// Sets `ipAddressInterfaceType`.
     pub fn with_ip_address_interface_type(
         mut self,
-        value: impl Into<IpAddressInterfaceType>,
+        value: impl Into<super::common::IpAddressInterfaceType>,
     ) -> Self {
         self.ip_address_interface_type = Some(value.into());
         self
@@ -818,7 +818,10 @@ impl IcxSwitch {
         self
     }
     /// Sets `specifiedType`.
-    pub fn with_specified_type(mut self, value: impl Into<SpecifiedType>) -> Self {
+    pub fn with_specified_type(
+        mut self,
+        value: impl Into<super::common::SpecifiedType>,
+    ) -> Self {
         self.specified_type = Some(value.into());
         self
     }
@@ -927,7 +930,7 @@ pub struct IcxSwitchView {
     /// Stack members.
     pub stack_members: Option<Vec<StackMembersView>>,
     /// IP address interface type.
-    pub ip_address_interface_type: Option<IpAddressInterfaceType>,
+    pub ip_address_interface_type: Option<super::common::IpAddressInterfaceType>,
     /// IP address interface.
     pub ip_address_interface: Option<String>,
     /// IP address type.
@@ -945,7 +948,7 @@ pub struct IcxSwitchView {
     /// Initial VLAN ID (format: int32).
     pub initial_vlan_id: Option<i64>,
     /// Specified type.
-    pub specified_type: Option<SpecifiedType>,
+    pub specified_type: Option<super::common::SpecifiedType>,
     /// Rear module.
     pub rear_module: Option<String>,
     /// VLAN customize.
@@ -1099,7 +1102,7 @@ impl IcxSwitchView {
     /// Sets `ipAddressInterfaceType`.
     pub fn with_ip_address_interface_type(
         mut self,
-        value: impl Into<IpAddressInterfaceType>,
+        value: impl Into<super::common::IpAddressInterfaceType>,
     ) -> Self {
         self.ip_address_interface_type = Some(value.into());
         self
@@ -1148,7 +1151,10 @@ impl IcxSwitchView {
         self
     }
     /// Sets `specifiedType`.
-    pub fn with_specified_type(mut self, value: impl Into<SpecifiedType>) -> Self {
+    pub fn with_specified_type(
+        mut self,
+        value: impl Into<super::common::SpecifiedType>,
+    ) -> Self {
         self.specified_type = Some(value.into());
         self
     }
@@ -1263,69 +1269,6 @@ impl ImportSwitchResultView {
     pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
         self.total_count = Some(value.into());
         self
-    }
-}
-/// Ip address interface type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IpAddressInterfaceType {
-    /// `NONE`
-    None,
-    /// `PORT`
-    Port,
-    /// `VE`
-    Ve,
-    /// `MANAGEMENT`
-    Management,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IpAddressInterfaceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "NONE",
-            Self::Port => "PORT",
-            Self::Ve => "VE",
-            Self::Management => "MANAGEMENT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IpAddressInterfaceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "NONE" => Self::None,
-            "PORT" => Self::Port,
-            "VE" => Self::Ve,
-            "MANAGEMENT" => Self::Management,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IpAddressInterfaceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IpAddressInterfaceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IpAddressInterfaceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Lldp qos view, with the fields the official description lists.
@@ -3837,65 +3780,6 @@ impl serde::Serialize for SchedulerViewType {
     }
 }
 impl<'de> serde::Deserialize<'de> for SchedulerViewType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Specified type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SpecifiedType {
-    /// `AUTO`
-    Auto,
-    /// `SWITCH`
-    Switch,
-    /// `ROUTER`
-    Router,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SpecifiedType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::Switch => "SWITCH",
-            Self::Router => "ROUTER",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SpecifiedType {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "SWITCH" => Self::Switch,
-            "ROUTER" => Self::Router,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SpecifiedType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SpecifiedType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SpecifiedType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {

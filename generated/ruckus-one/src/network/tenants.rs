@@ -5669,7 +5669,7 @@ pub struct MspDynamicQueryPayload {
     /// Page (format: int32).
     pub page: Option<i64>,
     /// Page by date.
-    pub page_by_date: Option<super::common::DynamicQueryPayloadPageByDate>,
+    pub page_by_date: Option<super::common::PageByDate>,
     /// Page size (format: int32).
     pub page_size: Option<i64>,
     /// Fields.
@@ -5855,7 +5855,7 @@ impl MspDynamicQueryPayload {
     /// Sets `pageByDate`.
     pub fn with_page_by_date(
         mut self,
-        value: impl Into<super::common::DynamicQueryPayloadPageByDate>,
+        value: impl Into<super::common::PageByDate>,
     ) -> Self {
         self.page_by_date = Some(value.into());
         self

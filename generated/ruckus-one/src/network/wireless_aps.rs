@@ -25,6 +25,16 @@ pub struct AccessPoint {
     ///
     /// Wire name `tags`; `array<string>`; optional.
     pub tags: Option<Vec<String>>,
+    /// Description (max_length: 180; min_length: 0). Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    pub description: Option<String>,
+    /// Device gps. Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    pub device_gps: Option<super::common::DeviceGps>,
+    /// Login password (secret: redacted in `Debug`). Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    pub login_password: Option<ruckus_one_runtime::Secret>,
+    /// Model (default: null; max_length: 64; min_length: 0). Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    pub model: Option<String>,
+    /// Name. Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -37,6 +47,11 @@ impl serde::Serialize for AccessPoint {
             w.optional("bssColoring", &v.bss_coloring);
             w.optional("clientAdmissionControl", &v.client_admission_control);
             w.optional("tags", &v.tags);
+            w.optional("description", &v.description);
+            w.optional("deviceGps", &v.device_gps);
+            w.optional("loginPassword", &v.login_password);
+            w.optional("model", &v.model);
+            w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -55,6 +70,11 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
                 bss_coloring: f.optional("bssColoring"),
                 client_admission_control: f.optional("clientAdmissionControl"),
                 tags: f.optional("tags"),
+                description: f.optional("description"),
+                device_gps: f.optional("deviceGps"),
+                login_password: f.optional("loginPassword"),
+                model: f.optional("model"),
+                name: f.optional("name"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -71,6 +91,11 @@ impl AccessPoint {
             bss_coloring: None,
             client_admission_control: None,
             tags: None,
+            description: None,
+            device_gps: None,
+            login_password: None,
+            model: None,
+            name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -90,6 +115,37 @@ impl AccessPoint {
     /// Sets `tags`.
     pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
         self.tags = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `deviceGps`.
+    pub fn with_device_gps(
+        mut self,
+        value: impl Into<super::common::DeviceGps>,
+    ) -> Self {
+        self.device_gps = Some(value.into());
+        self
+    }
+    /// Sets `loginPassword`.
+    pub fn with_login_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.login_password = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
 }

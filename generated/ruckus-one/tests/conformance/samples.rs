@@ -1528,6 +1528,104 @@ impl support::Sample for ruckus_one::network::activities::ActivityStatus {
 }
 #[cfg(feature = "network-activities")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+impl support::Sample for ruckus_one::network::activities::NotificationDataType {
+    fn sample() -> Self {
+        Self::from("email")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("email")
+    }
+}
+#[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+impl support::Sample for ruckus_one::network::activities::NotificationData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_enabled(true)
+                .with_endpoint("sample".to_owned())
+                .with_type(
+                    <ruckus_one::network::activities::NotificationDataType as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("enabled", serde_json::Value::from(true)),
+            ("endpoint", serde_json::Value::from("sample")),
+            (
+                "type",
+                <ruckus_one::network::activities::NotificationDataType as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+impl support::Sample for ruckus_one::network::activities::ActivitiesAdmin {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_name("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_ip("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_interface("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("ip", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("interface", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+impl support::Sample for ruckus_one::network::activities::NameValuePair {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_name("sample".to_owned())
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
 impl support::Sample for ruckus_one::network::activities::Activity {
     fn sample() -> Self {
         {
@@ -1541,7 +1639,25 @@ impl support::Sample for ruckus_one::network::activities::Activity {
                 .with_suggestion("sample".to_owned())
                 .with_steps(serde_json::json!({ "sample" : true }))
                 .with_start_datetime("sample".to_owned())
-                .with_end_datetime("sample".to_owned());
+                .with_end_datetime("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_notification(
+                    <ruckus_one::network::activities::NotificationData as support::Sample>::sample(),
+                )
+                .with_admin(
+                    <ruckus_one::network::activities::ActivitiesAdmin as support::Sample>::sample(),
+                )
+                .with_product("sample".to_owned())
+                .with_serial_number("sample".to_owned())
+                .with_event_id("sample".to_owned())
+                .with_description_template("sample".to_owned())
+                .with_description_data(
+                    vec![
+                        < ruckus_one::network::activities::NameValuePair as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_severity("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -1564,6 +1680,29 @@ impl support::Sample for ruckus_one::network::activities::Activity {
             ("steps", serde_json::json!({ "sample" : true })),
             ("startDatetime", serde_json::Value::from("sample")),
             ("endDatetime", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            (
+                "notification",
+                <ruckus_one::network::activities::NotificationData as support::Sample>::sample_json(),
+            ),
+            (
+                "admin",
+                <ruckus_one::network::activities::ActivitiesAdmin as support::Sample>::sample_json(),
+            ),
+            ("product", serde_json::Value::from("sample")),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("eventId", serde_json::Value::from("sample")),
+            ("descriptionTemplate", serde_json::Value::from("sample")),
+            (
+                "descriptionData",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::activities::NameValuePair as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("severity", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -1580,6 +1719,30 @@ impl support::Sample for ruckus_one::network::activities::ActivityQueryFilters {
         ])
     }
 }
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-adaptive-policies",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-enrollments",
+        feature = "network-property-management",
+        feature = "network-radius-attribute-groups",
+        feature = "network-switch-networking",
+        feature = "network-tenants",
+        feature = "network-workflows"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::AdminQueryRequestSortOrder {
+    fn sample() -> Self {
+        Self::from("ASC")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ASC")
+    }
+}
 #[cfg(feature = "network-activities")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
 impl support::Sample for ruckus_one::network::activities::ActivityQuery {
@@ -1590,7 +1753,12 @@ impl support::Sample for ruckus_one::network::activities::ActivityQuery {
                     <ruckus_one::network::activities::ActivityQueryFilters as support::Sample>::sample(),
                 )
                 .with_page(1)
-                .with_page_size(1);
+                .with_page_size(1)
+                .with_fields(vec!["sample".to_owned()])
+                .with_sort_field("sample".to_owned())
+                .with_sort_order(
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -1608,6 +1776,15 @@ impl support::Sample for ruckus_one::network::activities::ActivityQuery {
             ),
             ("page", serde_json::Value::from(1)),
             ("pageSize", serde_json::Value::from(1)),
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("sortField", serde_json::Value::from("sample")),
+            (
+                "sortOrder",
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -1654,72 +1831,6 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-activities")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
-impl support::Sample for ruckus_one::network::activities::NotificationDataType {
-    fn sample() -> Self {
-        Self::from("email")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("email")
-    }
-}
-#[cfg(feature = "network-activities")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
-impl support::Sample for ruckus_one::network::activities::NotificationData {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_enabled(true)
-                .with_endpoint("sample".to_owned())
-                .with_type(
-                    <ruckus_one::network::activities::NotificationDataType as support::Sample>::sample(),
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("enabled", serde_json::Value::from(true)),
-            ("endpoint", serde_json::Value::from("sample")),
-            (
-                "type",
-                <ruckus_one::network::activities::NotificationDataType as support::Sample>::sample_json(),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-adaptive-policies",
-        feature = "network-certificates",
-        feature = "network-dpsk",
-        feature = "network-enrollments",
-        feature = "network-property-management",
-        feature = "network-radius-attribute-groups",
-        feature = "network-switch-networking",
-        feature = "network-tenants",
-        feature = "network-workflows"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::AdminQueryRequestSortOrder {
-    fn sample() -> Self {
-        Self::from("ASC")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ASC")
     }
 }
 #[cfg(feature = "network-activities")]
@@ -2582,6 +2693,300 @@ impl support::Sample for ruckus_one::network::common::SortOrder {
         feature = "network-tenants",
         feature = "network-venue-ap-groups",
         feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::QosMatchField {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_field("sample".to_owned())
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("field", serde_json::Value::from("sample")),
+            ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::RangeFilter {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_field("sample".to_owned())
+                .with_gte(1)
+                .with_lte(1)
+                .with_lt(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("field", serde_json::Value::from("sample")),
+            ("gte", serde_json::Value::from(1)),
+            ("lte", serde_json::Value::from(1)),
+            ("lt", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::MustNotMatchField {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_field("sample".to_owned())
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("field", serde_json::Value::from("sample")),
+            ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::PageByDate {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_value("sample".to_owned())
+                .with_key("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("value", serde_json::Value::from("sample")),
+            ("key", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::TermField {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_field("sample".to_owned())
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("field", serde_json::Value::from("sample")),
+            ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
@@ -2603,7 +3008,41 @@ impl support::Sample for ruckus_one::network::common::QueryRequest {
                 .with_search_target_fields(vec!["sample".to_owned()])
                 .with_filters(serde_json::json!({ "sample" : true }))
                 .with_fields(vec!["sample".to_owned()])
-                .with_sort_by_count_field("sample".to_owned());
+                .with_sort_by_count_field("sample".to_owned())
+                .with_multi_sort_fields(vec!["sample".to_owned()])
+                .with_match_fields(
+                    vec![
+                        < ruckus_one::network::common::QosMatchField as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_range_filter(
+                    <ruckus_one::network::common::RangeFilter as support::Sample>::sample(),
+                )
+                .with_range_date_filter(
+                    <ruckus_one::network::common::RangeFilter as support::Sample>::sample(),
+                )
+                .with_must_not_match_field(
+                    vec![
+                        < ruckus_one::network::common::MustNotMatchField as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_page_by_date(
+                    <ruckus_one::network::common::PageByDate as support::Sample>::sample(),
+                )
+                .with_must_have_fields(vec!["sample".to_owned()])
+                .with_must_not_have_fields(vec!["sample".to_owned()])
+                .with_term_field(
+                    <ruckus_one::network::common::TermField as support::Sample>::sample(),
+                )
+                .with_terms(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), vec!["sample".to_owned()]),
+                    ]),
+                )
+                .with_exists("sample".to_owned())
+                .with_group_by("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -2633,6 +3072,63 @@ impl support::Sample for ruckus_one::network::common::QueryRequest {
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("sortByCountField", serde_json::Value::from("sample")),
+            (
+                "multiSortFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "matchFields",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::QosMatchField as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "rangeFilter",
+                <ruckus_one::network::common::RangeFilter as support::Sample>::sample_json(),
+            ),
+            (
+                "rangeDateFilter",
+                <ruckus_one::network::common::RangeFilter as support::Sample>::sample_json(),
+            ),
+            (
+                "mustNotMatchField",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::MustNotMatchField as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "pageByDate",
+                <ruckus_one::network::common::PageByDate as support::Sample>::sample_json(),
+            ),
+            (
+                "mustHaveFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "mustNotHaveFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "termField",
+                <ruckus_one::network::common::TermField as support::Sample>::sample_json(),
+            ),
+            (
+                "terms",
+                support::object([
+                    (
+                        "k",
+                        serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+                    ),
+                ]),
+            ),
+            ("exists", serde_json::Value::from("sample")),
+            ("groupBy", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -2971,6 +3467,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSdLanStatus {
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -2999,6 +3496,7 @@ impl support::Sample for ruckus_one::network::common::SubsequentQueryHttpMethod 
         feature = "network-msp",
         feature = "network-portal-service-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
         feature = "network-wifi-policy-templates",
@@ -8059,7 +8557,15 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 .with_enabled(serde_json::json!({ "sample" : true }))
                 .with_association_ids(vec!["sample".to_owned()])
                 .with_network_ids(vec!["sample".to_owned()])
-                .with_links_2(serde_json::json!({ "sample" : true }));
+                .with_links_2(serde_json::json!({ "sample" : true }))
+                .with_id("sample".to_owned())
+                .with_auto_cleanup(true)
+                .with_expiration_offset(1)
+                .with_expiration_date("sample".to_owned())
+                .with_expiration_enabled(true)
+                .with_registration_count(1)
+                .with_created_date("sample".to_owned())
+                .with_policy_set_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -8093,6 +8599,14 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("links", serde_json::json!({ "sample" : true })),
+            ("id", serde_json::Value::from("sample")),
+            ("autoCleanup", serde_json::Value::from(true)),
+            ("expirationOffset", serde_json::Value::from(1)),
+            ("expirationDate", serde_json::Value::from("sample")),
+            ("expirationEnabled", serde_json::Value::from(true)),
+            ("registrationCount", serde_json::Value::from(1)),
+            ("createdDate", serde_json::Value::from("sample")),
+            ("policySetId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8406,7 +8920,12 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 .with_email("sample".to_owned())
                 .with_location("sample".to_owned())
                 .with_device_name("sample".to_owned())
-                .with_identity_id("sample".to_owned());
+                .with_identity_id("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_expiration_date("sample".to_owned())
+                .with_revoked(true)
+                .with_mac_address("sample".to_owned())
+                .with_created_date("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -8425,6 +8944,11 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
             ("location", serde_json::Value::from("sample")),
             ("deviceName", serde_json::Value::from("sample")),
             ("identityId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("expirationDate", serde_json::Value::from("sample")),
+            ("revoked", serde_json::Value::from(true)),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("createdDate", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8849,7 +9373,33 @@ impl support::Sample for ruckus_one::network::certificates::CertificateAuthority
                         < ruckus_one::network::certificates::CertificateKeyUsage as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_organization("sample".to_owned())
+                .with_organization_unit("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_start_date("sample".to_owned())
+                .with_expire_date("sample".to_owned())
+                .with_key_length(1)
+                .with_algorithm(
+                    <ruckus_one::network::certificates::AlgorithmEnum as support::Sample>::sample(),
+                )
+                .with_title("sample".to_owned())
+                .with_locality("sample".to_owned())
+                .with_state("sample".to_owned())
+                .with_country("sample".to_owned())
+                .with_public_key_base64("sample".to_owned())
+                .with_private_key_base64(ruckus_one_runtime::Secret::from("sample"))
+                .with_public_key_sha_thumbprint("sample".to_owned())
+                .with_serial_number("sample".to_owned())
+                .with_template_count(1)
+                .with_template_names(vec!["sample".to_owned()])
+                .with_ocsp_name("sample".to_owned())
+                .with_ocsp_hash("sample".to_owned())
+                .with_chain("sample".to_owned())
+                .with_details("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -8889,6 +9439,36 @@ impl support::Sample for ruckus_one::network::certificates::CertificateAuthority
                     ],
                 ),
             ),
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("organization", serde_json::Value::from("sample")),
+            ("organizationUnit", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("startDate", serde_json::Value::from("sample")),
+            ("expireDate", serde_json::Value::from("sample")),
+            ("keyLength", serde_json::Value::from(1)),
+            (
+                "algorithm",
+                <ruckus_one::network::certificates::AlgorithmEnum as support::Sample>::sample_json(),
+            ),
+            ("title", serde_json::Value::from("sample")),
+            ("locality", serde_json::Value::from("sample")),
+            ("state", serde_json::Value::from("sample")),
+            ("country", serde_json::Value::from("sample")),
+            ("publicKeyBase64", serde_json::Value::from("sample")),
+            ("privateKeyBase64", serde_json::Value::from("sample")),
+            ("publicKeyShaThumbprint", serde_json::Value::from("sample")),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("templateCount", serde_json::Value::from(1)),
+            (
+                "templateNames",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("ocspName", serde_json::Value::from("sample")),
+            ("ocspHash", serde_json::Value::from("sample")),
+            ("chain", serde_json::Value::from("sample")),
+            ("details", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -9880,7 +10460,9 @@ for ruckus_one::network::certificates::RadiusProfileCertificatePage {
                         < ruckus_one::network::certificates::Certificate as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_fields(vec!["sample".to_owned()])
+                .with_total_pages(1);
             value
                 .additional_fields
                 .insert(
@@ -9903,6 +10485,11 @@ for ruckus_one::network::certificates::RadiusProfileCertificatePage {
                     ],
                 ),
             ),
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("totalPages", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -9920,7 +10507,9 @@ impl support::Sample for ruckus_one::network::certificates::RadiusProfileCaPage 
                         < ruckus_one::network::certificates::Ca as support::Sample >
                         ::sample()
                     ],
-                );
+                )
+                .with_fields(vec!["sample".to_owned()])
+                .with_total_pages(1);
             value
                 .additional_fields
                 .insert(
@@ -9943,6 +10532,11 @@ impl support::Sample for ruckus_one::network::certificates::RadiusProfileCaPage 
                     ],
                 ),
             ),
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("totalPages", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -14269,196 +14863,6 @@ impl support::Sample for ruckus_one::network::tenants::AdminQueryRequest {
         ])
     }
 }
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-msp",
-        feature = "network-switches",
-        feature = "network-tenants",
-        feature = "network-venue-templates",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-venues"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::QosMatchField {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_field("sample".to_owned())
-                .with_value("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("field", serde_json::Value::from("sample")),
-            ("value", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-msp",
-        feature = "network-switches",
-        feature = "network-tenants",
-        feature = "network-venue-templates",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-venues"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::RangeFilter {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_field("sample".to_owned())
-                .with_gte(1)
-                .with_lte(1)
-                .with_lt(1);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("field", serde_json::Value::from("sample")),
-            ("gte", serde_json::Value::from(1)),
-            ("lte", serde_json::Value::from(1)),
-            ("lt", serde_json::Value::from(1)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-msp",
-        feature = "network-switches",
-        feature = "network-tenants",
-        feature = "network-venue-templates",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-venues"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::MustNotMatchField {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_field("sample".to_owned())
-                .with_value("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("field", serde_json::Value::from("sample")),
-            ("value", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-msp",
-        feature = "network-switches",
-        feature = "network-tenants",
-        feature = "network-venue-templates",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-venues"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::DynamicQueryPayloadPageByDate {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_value("sample".to_owned())
-                .with_key("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("value", serde_json::Value::from("sample")),
-            ("key", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-events-alarms",
-        feature = "network-msp",
-        feature = "network-switches",
-        feature = "network-tenants",
-        feature = "network-venue-templates",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-venues"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::TermField {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_field("sample".to_owned())
-                .with_value("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("field", serde_json::Value::from("sample")),
-            ("value", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::MspDynamicQueryPayload {
@@ -14488,7 +14892,7 @@ impl support::Sample for ruckus_one::network::tenants::MspDynamicQueryPayload {
                 .with_sort_order("sample".to_owned())
                 .with_page(1)
                 .with_page_by_date(
-                    <ruckus_one::network::common::DynamicQueryPayloadPageByDate as support::Sample>::sample(),
+                    <ruckus_one::network::common::PageByDate as support::Sample>::sample(),
                 )
                 .with_page_size(1)
                 .with_fields(vec!["sample".to_owned()])
@@ -14558,7 +14962,7 @@ impl support::Sample for ruckus_one::network::tenants::MspDynamicQueryPayload {
             ("page", serde_json::Value::from(1)),
             (
                 "pageByDate",
-                <ruckus_one::network::common::DynamicQueryPayloadPageByDate as support::Sample>::sample_json(),
+                <ruckus_one::network::common::PageByDate as support::Sample>::sample_json(),
             ),
             ("pageSize", serde_json::Value::from(1)),
             (
@@ -15927,7 +16331,7 @@ impl support::Sample for ruckus_one::network::common::DynamicQueryPayload {
                 .with_sort_order("sample".to_owned())
                 .with_page(1)
                 .with_page_by_date(
-                    <ruckus_one::network::common::DynamicQueryPayloadPageByDate as support::Sample>::sample(),
+                    <ruckus_one::network::common::PageByDate as support::Sample>::sample(),
                 )
                 .with_page_size(1)
                 .with_fields(vec!["sample".to_owned()])
@@ -15996,7 +16400,7 @@ impl support::Sample for ruckus_one::network::common::DynamicQueryPayload {
             ("page", serde_json::Value::from(1)),
             (
                 "pageByDate",
-                <ruckus_one::network::common::DynamicQueryPayloadPageByDate as support::Sample>::sample_json(),
+                <ruckus_one::network::common::PageByDate as support::Sample>::sample_json(),
             ),
             ("pageSize", serde_json::Value::from(1)),
             (
@@ -19306,7 +19710,8 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUser {
                     <ruckus_one::network::guest_users::GuestUserExpiration as support::Sample>::sample(),
                 )
                 .with_password(ruckus_one_runtime::Secret::from("sample"))
-                .with_expiration_date(1);
+                .with_expiration_date(1)
+                .with_network_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -19351,6 +19756,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUser {
             ),
             ("password", serde_json::Value::from("sample")),
             ("expirationDate", serde_json::Value::from(1)),
+            ("networkId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -33948,7 +34354,14 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
                 .with_client_admission_control(
                     <ruckus_one::network::wireless_aps::ApClientAdmissionControl as support::Sample>::sample(),
                 )
-                .with_tags(vec!["sample".to_owned()]);
+                .with_tags(vec!["sample".to_owned()])
+                .with_description("sample".to_owned())
+                .with_device_gps(
+                    <ruckus_one::network::common::DeviceGps as support::Sample>::sample(),
+                )
+                .with_login_password(ruckus_one_runtime::Secret::from("sample"))
+                .with_model("sample".to_owned())
+                .with_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -33969,6 +34382,14 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
                 <ruckus_one::network::wireless_aps::ApClientAdmissionControl as support::Sample>::sample_json(),
             ),
             ("tags", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "deviceGps",
+                <ruckus_one::network::common::DeviceGps as support::Sample>::sample_json(),
+            ),
+            ("loginPassword", serde_json::Value::from("sample")),
+            ("model", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -36500,9 +36921,10 @@ impl support::Sample for ruckus_one::network::switches::StackMembersView {
         ])
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::IpAddressInterfaceType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::IpAddressInterfaceType {
     fn sample() -> Self {
         Self::from("NONE")
     }
@@ -36527,9 +36949,10 @@ impl support::Sample for ruckus_one::network::common::IcxSwitchViewIpAddressType
         serde_json::Value::from("static")
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::SpecifiedType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::SpecifiedType {
     fn sample() -> Self {
         Self::from("AUTO")
     }
@@ -36559,7 +36982,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
                     ],
                 )
                 .with_ip_address_interface_type(
-                    <ruckus_one::network::switches::IpAddressInterfaceType as support::Sample>::sample(),
+                    <ruckus_one::network::common::IpAddressInterfaceType as support::Sample>::sample(),
                 )
                 .with_ip_address_interface("sample".to_owned())
                 .with_ip_address_type(
@@ -36572,7 +36995,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
                 .with_dhcp_server_enabled(true)
                 .with_initial_vlan_id(1)
                 .with_specified_type(
-                    <ruckus_one::network::switches::SpecifiedType as support::Sample>::sample(),
+                    <ruckus_one::network::common::SpecifiedType as support::Sample>::sample(),
                 )
                 .with_rear_module("sample".to_owned())
                 .with_vlan_customize(true);
@@ -36608,7 +37031,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
             ),
             (
                 "ipAddressInterfaceType",
-                <ruckus_one::network::switches::IpAddressInterfaceType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IpAddressInterfaceType as support::Sample>::sample_json(),
             ),
             ("ipAddressInterface", serde_json::Value::from("sample")),
             (
@@ -36623,7 +37046,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
             ("initialVlanId", serde_json::Value::from(1)),
             (
                 "specifiedType",
-                <ruckus_one::network::switches::SpecifiedType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SpecifiedType as support::Sample>::sample_json(),
             ),
             ("rearModule", serde_json::Value::from("sample")),
             ("vlanCustomize", serde_json::Value::from(true)),
@@ -36720,7 +37143,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
                     ],
                 )
                 .with_ip_address_interface_type(
-                    <ruckus_one::network::switches::IpAddressInterfaceType as support::Sample>::sample(),
+                    <ruckus_one::network::common::IpAddressInterfaceType as support::Sample>::sample(),
                 )
                 .with_ip_address_interface("sample".to_owned())
                 .with_ip_address_type(
@@ -36742,7 +37165,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
                 .with_initial_vlan_id(1)
                 .with_stack_config_timestamp("sample".to_owned())
                 .with_specified_type(
-                    <ruckus_one::network::switches::SpecifiedType as support::Sample>::sample(),
+                    <ruckus_one::network::common::SpecifiedType as support::Sample>::sample(),
                 )
                 .with_rear_module("sample".to_owned())
                 .with_vlan_customize(true);
@@ -36785,7 +37208,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
             ),
             (
                 "ipAddressInterfaceType",
-                <ruckus_one::network::switches::IpAddressInterfaceType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IpAddressInterfaceType as support::Sample>::sample_json(),
             ),
             ("ipAddressInterface", serde_json::Value::from("sample")),
             (
@@ -36815,7 +37238,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
             ("stackConfigTimestamp", serde_json::Value::from("sample")),
             (
                 "specifiedType",
-                <ruckus_one::network::switches::SpecifiedType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SpecifiedType as support::Sample>::sample_json(),
             ),
             ("rearModule", serde_json::Value::from("sample")),
             ("vlanCustomize", serde_json::Value::from(true)),
@@ -37145,7 +37568,28 @@ impl support::Sample for ruckus_one::network::common::Switch {
                         support::Sample > ::sample()
                     ],
                 )
-                .with_unit_id(1);
+                .with_unit_id(1)
+                .with_description("sample".to_owned())
+                .with_enable_stack(true)
+                .with_igmp_snooping(
+                    <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample(),
+                )
+                .with_jumbo_mode(true)
+                .with_spanning_tree_priority(1)
+                .with_ip_address_interface_type(
+                    <ruckus_one::network::common::IpAddressInterfaceType as support::Sample>::sample(),
+                )
+                .with_ip_address_interface("sample".to_owned())
+                .with_ip_address_type(
+                    <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample(),
+                )
+                .with_dhcp_client_enabled(true)
+                .with_dhcp_server_enabled(true)
+                .with_initial_vlan_id(1)
+                .with_specified_type(
+                    <ruckus_one::network::common::SpecifiedType as support::Sample>::sample(),
+                )
+                .with_vlan_customize(true);
             value
                 .additional_fields
                 .insert(
@@ -37257,6 +37701,31 @@ impl support::Sample for ruckus_one::network::common::Switch {
                 ),
             ),
             ("unitId", serde_json::Value::from(1)),
+            ("description", serde_json::Value::from("sample")),
+            ("enableStack", serde_json::Value::from(true)),
+            (
+                "igmpSnooping",
+                <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample_json(),
+            ),
+            ("jumboMode", serde_json::Value::from(true)),
+            ("spanningTreePriority", serde_json::Value::from(1)),
+            (
+                "ipAddressInterfaceType",
+                <ruckus_one::network::common::IpAddressInterfaceType as support::Sample>::sample_json(),
+            ),
+            ("ipAddressInterface", serde_json::Value::from("sample")),
+            (
+                "ipAddressType",
+                <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample_json(),
+            ),
+            ("dhcpClientEnabled", serde_json::Value::from(true)),
+            ("dhcpServerEnabled", serde_json::Value::from(true)),
+            ("initialVlanId", serde_json::Value::from(1)),
+            (
+                "specifiedType",
+                <ruckus_one::network::common::SpecifiedType as support::Sample>::sample_json(),
+            ),
+            ("vlanCustomize", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -38205,6 +38674,15 @@ impl support::Sample for ruckus_one::network::common::SwitchPortQueryResult {
                         < ruckus_one::network::common::SwitchPort as support::Sample >
                         ::sample()
                     ],
+                )
+                .with_fields(vec!["sample".to_owned()])
+                .with_object_id("sample".to_owned())
+                .with_error_message("sample".to_owned())
+                .with_subsequent_queries(
+                    vec![
+                        < ruckus_one::network::common::SubsequentQuery as support::Sample
+                        > ::sample()
+                    ],
                 );
             value
                 .additional_fields
@@ -38228,6 +38706,21 @@ impl support::Sample for ruckus_one::network::common::SwitchPortQueryResult {
                     ],
                 ),
             ),
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("objectId", serde_json::Value::from("sample")),
+            ("errorMessage", serde_json::Value::from("sample")),
+            (
+                "subsequentQueries",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::SubsequentQuery as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -38238,7 +38731,31 @@ impl support::Sample for ruckus_one::network::common::SwitchPortQueryResult {
 impl support::Sample for ruckus_one::network::common::SwitchClient {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_client_auth_type("sample".to_owned());
+            let mut value = Self::new()
+                .with_client_auth_type("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_client_mac("sample".to_owned())
+                .with_client_ipv4_addr("sample".to_owned())
+                .with_client_ipv6_addr("sample".to_owned())
+                .with_client_desc("sample".to_owned())
+                .with_client_type("sample".to_owned())
+                .with_switch_id("sample".to_owned())
+                .with_switch_name("sample".to_owned())
+                .with_switch_port("sample".to_owned())
+                .with_venue_id("sample".to_owned())
+                .with_venue_name("sample".to_owned())
+                .with_client_vlan("sample".to_owned())
+                .with_vlan_name("sample".to_owned())
+                .with_switch_mac("sample".to_owned())
+                .with_is_ruckus_ap(true)
+                .with_client_name("sample".to_owned())
+                .with_switch_serial_number("sample".to_owned())
+                .with_switch_port_id("sample".to_owned())
+                .with_dhcp_client_host_name("sample".to_owned())
+                .with_dhcp_client_device_type_name("sample".to_owned())
+                .with_dhcp_client_os_vendor_name("sample".to_owned())
+                .with_dhcp_client_model_name("sample".to_owned())
+                .with_vni("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -38251,6 +38768,29 @@ impl support::Sample for ruckus_one::network::common::SwitchClient {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("clientAuthType", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("clientMac", serde_json::Value::from("sample")),
+            ("clientIpv4Addr", serde_json::Value::from("sample")),
+            ("clientIpv6Addr", serde_json::Value::from("sample")),
+            ("clientDesc", serde_json::Value::from("sample")),
+            ("clientType", serde_json::Value::from("sample")),
+            ("switchId", serde_json::Value::from("sample")),
+            ("switchName", serde_json::Value::from("sample")),
+            ("switchPort", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
+            ("clientVlan", serde_json::Value::from("sample")),
+            ("vlanName", serde_json::Value::from("sample")),
+            ("switchMac", serde_json::Value::from("sample")),
+            ("isRuckusAP", serde_json::Value::from(true)),
+            ("clientName", serde_json::Value::from("sample")),
+            ("switchSerialNumber", serde_json::Value::from("sample")),
+            ("switchPortId", serde_json::Value::from("sample")),
+            ("dhcpClientHostName", serde_json::Value::from("sample")),
+            ("dhcpClientDeviceTypeName", serde_json::Value::from("sample")),
+            ("dhcpClientOsVendorName", serde_json::Value::from("sample")),
+            ("dhcpClientModelName", serde_json::Value::from("sample")),
+            ("vni", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -38268,6 +38808,15 @@ impl support::Sample for ruckus_one::network::common::SwitchClientQueryResult {
                     vec![
                         < ruckus_one::network::common::SwitchClient as support::Sample >
                         ::sample()
+                    ],
+                )
+                .with_fields(vec!["sample".to_owned()])
+                .with_object_id("sample".to_owned())
+                .with_error_message("sample".to_owned())
+                .with_subsequent_queries(
+                    vec![
+                        < ruckus_one::network::common::SubsequentQuery as support::Sample
+                        > ::sample()
                     ],
                 );
             value
@@ -38289,6 +38838,21 @@ impl support::Sample for ruckus_one::network::common::SwitchClientQueryResult {
                     vec![
                         < ruckus_one::network::common::SwitchClient as support::Sample >
                         ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("objectId", serde_json::Value::from("sample")),
+            ("errorMessage", serde_json::Value::from("sample")),
+            (
+                "subsequentQueries",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::SubsequentQuery as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -39986,7 +40550,8 @@ impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
         {
             let mut value = Self::new()
                 .with_total_count(1)
-                .with_list(vec![serde_json::json!({ "sample" : true })]);
+                .with_list(vec![serde_json::json!({ "sample" : true })])
+                .with_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -40003,6 +40568,7 @@ impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
                 "list",
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
+            ("id", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }

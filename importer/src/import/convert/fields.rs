@@ -10,19 +10,22 @@ use std::collections::BTreeSet;
 
 impl Converter<'_> {
     /// Adds the description's fields an existing spec object type lacks (never as required:
-    /// where the documents speak, they win).
-    pub fn reconcile(&mut self, existing: &str, file: &str, schema: &Schema) {
+    /// where the documents speak, they win). `source` names the schema (`<file> <Schema>`).
+    pub fn reconcile(&mut self, existing: &str, file: &str, schema: &Schema, source: &str) {
         let Some(known) = self.existing.get(existing).cloned() else {
             return;
         };
         let fields = self.fields(file, schema, existing);
-        let added = self.additions.entry(existing.to_owned()).or_default();
+        let (_, added) = self
+            .additions
+            .entry(existing.to_owned())
+            .or_insert_with(|| (source.to_owned(), Vec::new()));
         for mut f in fields {
-            if known.contains(&f.name) || added.iter().any(|a| a.name == f.name) {
+            if known.contains(&f.name) || added.iter().any(|(a, _)| a.name == f.name) {
                 continue;
             }
             f.required = false;
-            added.push(f);
+            added.push((f, source.to_owned()));
         }
     }
 

@@ -85,8 +85,10 @@ pub struct Converter<'a> {
     /// The description operation whose bodies are being converted (`operationId`).
     operation: String,
     pub drafts: BTreeMap<String, Draft>,
-    /// Fields a description gives a curated type that it lacks, by type (reported only).
-    pub additions: BTreeMap<String, Vec<DraftField>>,
+    /// Fields a description gives a curated type that it lacks, by type, with the schema
+    /// they were read from (`<file> <Schema or operationId>`, the first one met).
+    /// Each field with the schema it came from.
+    pub additions: BTreeMap<String, (String, Vec<(DraftField, String)>)>,
     /// Guards against endless recursion through malformed descriptions.
     depth: usize,
     /// The version being imported when it is not the operation's default (`v1`): a type of
@@ -308,7 +310,7 @@ impl<'a> Converter<'a> {
                 .is_none_or(|home| home == file)
         {
             self.by_source.insert(key, clean.name.clone());
-            self.reconcile(&clean.name, file, schema);
+            self.reconcile(&clean.name, file, schema, &source);
             return clean.name;
         }
         // Reserve a name first: the object may reach itself through its fields.

@@ -114,8 +114,9 @@ fn existing_types_gain_missing_fields_and_collisions_get_new_names() {
     let body = Schema::from_yaml("$ref: '#/components/schemas/VenueDto_V1_1'");
     assert_eq!(c.body("f.yaml", &body, "X").as_deref(), Some("Venue"));
     let added: Vec<_> = c.additions["Venue"]
+        .1
         .iter()
-        .map(|f| f.name.as_str())
+        .map(|(f, _)| f.name.as_str())
         .collect();
     assert_eq!(added, ["id", "tags", "extra"]);
     let open = Schema::from_yaml("$ref: '#/components/schemas/OpenNet'");

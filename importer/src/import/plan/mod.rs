@@ -6,6 +6,7 @@
 mod homes;
 mod roots;
 mod shapes;
+mod whole;
 
 use super::convert::{self, Converter};
 use super::draft::DraftOp;
@@ -14,7 +15,7 @@ use crate::openapi::{Document, Schema};
 use homes::homes;
 use roots::{curated_mentions, op_roots, type_roots};
 use ruckus_codegen::names;
-use ruckus_codegen::spec::{Area, TypeDef, TypeExpr};
+use ruckus_codegen::spec::{Addition, Area, TypeDef, TypeExpr};
 use shapes::{convert_root, innermost, pin, ref_of};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -55,15 +56,22 @@ pub struct Findings {
     pub exceptions: Vec<String>,
 }
 
-/// The imported types of one API, by area (sorted by name), and the findings. The drafted
-/// operations' bodies are roots too, converted after the curated ones (whose types keep the
-/// names they have without them); their body types are filled in.
+/// What the import writes for one API, by area: the imported types (sorted by name) and the
+/// fields added to curated types.
+pub struct Planned {
+    pub types: BTreeMap<String, Vec<TypeDef>>,
+    pub additions: BTreeMap<String, Vec<Addition>>,
+}
+
+/// The imported types of one API, by area, the fields added to curated types, and the
+/// findings. The drafted operations' bodies are roots too, converted after the curated ones
+/// (whose types keep the names they have without them); their body types are filled in.
 pub fn plan(
     docs: &BTreeMap<String, Document>,
     areas: &[&Area],
     service_files: &BTreeMap<String, String>,
     drafts: &mut [DraftOp<'_>],
-) -> (BTreeMap<String, Vec<TypeDef>>, Findings) {
+) -> (Planned, Findings) {
     let mut findings = Findings::default();
     let curated: BTreeMap<&str, (&str, &TypeDef)> = areas
         .iter()
@@ -111,17 +119,14 @@ pub fn plan(
             Err(why) => findings.unresolved.push(format!("{}: {why}", r.place)),
         }
     }
-    conv.name_shared();
+    whole::reconcile_curated(&mut conv, docs, areas, &index, service_files);
+    // Types named again because several owners share them: the added fields follow.
+    let renames = conv.name_shared();
+    whole::rename(&mut conv, &renames);
     conv.freeze();
     let drafted = super::draft::convert_bodies(&mut conv, drafts, &mut findings);
-    for (ty, fields) in &conv.additions {
-        if !fields.is_empty() {
-            let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-            findings
-                .curated_gaps
-                .push(format!("{ty}: {}", names.join(", ")));
-        }
-    }
+    let additions = whole::additions(&conv, &curated, &mut findings);
+    reached.extend(whole::reached(&additions));
     let mut out: BTreeMap<String, Vec<TypeDef>> = BTreeMap::new();
     reached.extend(curated_mentions(areas));
     for (name, home) in homes(&conv, &reached, &drafted) {
@@ -133,7 +138,11 @@ pub fn plan(
         types.sort_by(|a, b| a.name.cmp(&b.name));
         findings.types.insert(area.clone(), types.len());
     }
-    (out, findings)
+    let planned = Planned {
+        types: out,
+        additions,
+    };
+    (planned, findings)
 }
 
 /// The converter for one API: every name generated code, the curated types and the operations'

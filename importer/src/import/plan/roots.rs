@@ -171,15 +171,15 @@ pub(super) fn type_roots<'v>(
 }
 
 /// How a curated type's schema was found: the named schema, or the operation whose body it is.
-struct Via {
-    operation: String,
-    schema: Option<String>,
+pub(super) struct Via {
+    pub operation: String,
+    pub schema: Option<String>,
 }
 
 /// The description schemas a curated type may stand for, most telling first: the schema its
 /// `reference:` provenance names, the body schema of an operation typed with it, then every
 /// schema of its name (`DpskPoolDto` for `DpskPool`) in file order.
-fn type_schemas<'v>(
+pub(super) fn type_schemas<'v>(
     docs: &'v BTreeMap<String, Document>,
     areas: &[&Area],
     index: &DescIndex<'v>,
@@ -218,7 +218,8 @@ fn type_schemas<'v>(
     out
 }
 
-/// The body schema of an operation whose request or answer is the curated type.
+/// The body schema of an operation whose request or answer is the curated type, or the item
+/// schema of a paged answer whose items are.
 fn body_schema<'v>(
     docs: &'v BTreeMap<String, Document>,
     areas: &[&Area],
@@ -228,20 +229,52 @@ fn body_schema<'v>(
     for op in areas.iter().flat_map(|a| &a.operations) {
         let (req_media, resp_media) = index::default_media(op);
         let named = |e: Option<&TypeExpr>| e.and_then(expr_text) == Some(t.name.as_str());
-        let request = op.request.as_ref().is_some_and(|b| named(b.ty.as_ref()));
+        // A body whose shape the curated spec takes from the payloads, not the description
+        // (`type: payloads <file>` in its provenance), stands for no description schema.
+        let from_payloads = |p: Option<&String>| p.is_some_and(|p| p.contains("type: payloads"));
+        let request = op
+            .request
+            .as_ref()
+            .is_some_and(|b| named(b.ty.as_ref()) && !from_payloads(b.provenance.as_ref()));
         let status = op
             .responses
             .iter()
-            .find(|r| (200..300).contains(&r.status) && named(r.ty.as_ref()))
+            .find(|r| {
+                (200..300).contains(&r.status)
+                    && named(r.ty.as_ref())
+                    && !from_payloads(r.provenance.as_ref())
+            })
             .map(|r| r.status);
-        if !request && status.is_none() {
+        let items = op
+            .pagination
+            .as_ref()
+            .filter(|p| named(p.item_type.as_ref()))
+            .and_then(|p| {
+                let r = op
+                    .responses
+                    .iter()
+                    .find(|r| (200..300).contains(&r.status))?;
+                Some((r.status, p.items.as_str()))
+            });
+        if !request && status.is_none() && items.is_none() {
             continue;
         }
-        let (file, d) = index.find(op)?;
+        let Some((file, d)) = index.find(op) else {
+            continue;
+        };
         let doc = &docs[file];
-        let schema = match status {
-            Some(s) => index::response_schema(doc, d, s, &resp_media),
-            None => index::request_schema(doc, d, &req_media),
+        let schema = match (status, items) {
+            // A paged answer typed as the page: some descriptions declare the row instead, and
+            // a row stands for no page.
+            (Some(s), _) => index::response_schema(doc, d, s, &resp_media).filter(|page| {
+                op.pagination
+                    .as_ref()
+                    .is_none_or(|p| convert::property(doc, page, &p.items).is_some())
+            }),
+            (None, Some((s, field))) => {
+                index::response_schema(doc, d, s, &resp_media).map(|page| item_of(doc, page, field))
+            }
+            (None, None) => index::request_schema(doc, d, &req_media),
         };
         if let Some(s) = schema {
             let operation = d.operation_id.as_deref().unwrap_or("-");
