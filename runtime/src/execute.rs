@@ -325,7 +325,10 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
             continue;
         }
         if let (Some(service), Some(429)) = (req.service, failure.error.status()) {
-            shared.pacer.throttled(service, tenant, failure.retry_after);
+            // A `Retry-After` longer than the policy waits for is the caller's to honour (the
+            // error carries it): the bucket is held at most that long, never for hours.
+            let hold = failure.retry_after.map(|d| d.min(policy.max_retry_after));
+            shared.pacer.throttled(service, tenant, hold);
         }
         failed += 1;
         let retryable = failure

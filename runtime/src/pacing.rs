@@ -3,8 +3,9 @@
 //! The client keeps one token bucket per (service, tenant), shared by every clone of a
 //! [`Client`](crate::Client). Each attempt of a call to a paced service takes one call from its
 //! bucket, waiting first when the bucket is empty; a `429` empties the bucket (and a
-//! `Retry-After` holds it for that long), so the calls queued behind it wait too instead of
-//! provoking more. Retries stay the retry policy's: pacing only delays attempts, it never adds
+//! `Retry-After` holds it for that long, at most the retry policy's
+//! [`max_retry_after`](crate::RetryPolicy::max_retry_after): a longer one is returned to the
+//! caller in the error), so the calls queued behind it wait too instead of provoking more. Retries stay the retry policy's: pacing only delays attempts, it never adds
 //! or repeats one.
 
 use std::collections::{BTreeMap, HashMap};

@@ -233,3 +233,34 @@ async fn a_wait_past_the_deadline_fails_at_once() {
     assert!((4..=6).contains(&timeouts), "{timeouts}");
     assert_eq!(server.calls().len(), 20 - timeouts);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_long_retry_after_is_the_callers_and_holds_the_bucket_at_most_the_cap() {
+    // The first call is refused for two hours; the service has recovered for the next ones.
+    let seen = std::sync::atomic::AtomicUsize::new(0);
+    let server = Loopback::start(move |_| {
+        if seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            Answer::json(429, r#"{"errors":[{"code":"TOO_MANY"}]}"#).header("retry-after", "7200")
+        } else {
+            Answer::json(200, r#"{"id":"x"}"#)
+        }
+    })
+    .await;
+    let policy = RetryPolicy::default();
+    let cap = policy.max_retry_after;
+    let config = Config::new(Credentials::new("id", "secret"))
+        .base_url(&server.url)
+        .token_tenant_id("owner")
+        .retry(policy);
+    let client = Client::new(config, &AUTH).expect("client");
+    let refused = get(&client, 1).await.remove(0).expect_err("refused");
+    assert_eq!(refused.status(), Some(429));
+    assert_eq!(refused.retry_after(), Some(Duration::from_secs(7200)));
+    assert_eq!(server.calls().len(), 1, "not retried");
+    // The calls after it wait at most the policy's cap, then all go out.
+    let started = Instant::now();
+    let results = get(&client, 10).await;
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    assert!(started.elapsed() <= cap, "{:?}", started.elapsed());
+    assert_eq!(server.calls().len(), 11);
+}
