@@ -19,6 +19,7 @@ use crate::config::{Config, MAX_ERROR_BODY_SIZE};
 use crate::deadline::Deadline;
 use crate::error::{ApiError, Error};
 use crate::operation::{ApiAuth, ErrorFamily, Method, Service};
+use crate::pacing::Unsent;
 use crate::redact::Redactor;
 use crate::request::SendFuture;
 use crate::response::RawResponse;
@@ -241,8 +242,9 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
     let mut paced = Duration::ZERO;
     loop {
         let budget = budget_wait(shared, req.service, tenant, &deadline)?;
-        if let Some(wait) = budget {
+        if let Some((wait, unsent)) = budget {
             tokio::time::sleep(wait).await;
+            unsent.sent();
             paced += wait;
             span.record("paced_ms", millis(paced));
         }
@@ -405,13 +407,14 @@ fn retry_wait(
 /// Takes one call from the bucket of (`service`, `tenant`): how long to wait until the
 /// service's limit allows it, if at all (`None` for calls not paced and calls within budget). A
 /// wait that would end after the call's deadline gives the call back and fails at once with
-/// [`Error::Timeout`].
-fn budget_wait(
-    shared: &Shared,
+/// [`Error::Timeout`]. The call taken is given back if the caller drops the [`Unsent`] (its
+/// call cancelled while it waits) before it is sent.
+fn budget_wait<'a>(
+    shared: &'a Shared,
     service: Option<&'static Service>,
-    tenant: &str,
+    tenant: &'a str,
     deadline: &Deadline,
-) -> Result<Option<Duration>, Error> {
+) -> Result<Option<(Duration, Unsent<'a>)>, Error> {
     let Some(service) = service else {
         return Ok(None);
     };
@@ -438,7 +441,7 @@ fn budget_wait(
         wait_ms = millis(wait),
         "waiting for rate budget"
     );
-    Ok(Some(wait))
+    Ok(Some((wait, Unsent::new(&shared.pacer, service, tenant))))
 }
 
 fn millis(d: Duration) -> u64 {

@@ -264,3 +264,23 @@ async fn a_long_retry_after_is_the_callers_and_holds_the_bucket_at_most_the_cap(
     assert!(started.elapsed() <= cap, "{:?}", started.elapsed());
     assert_eq!(server.calls().len(), 11);
 }
+
+#[tokio::test(start_paused = true)]
+async fn calls_cancelled_while_they_wait_give_their_budget_back() {
+    let server = Loopback::start(|_| Answer::json(200, r#"{"id":"x"}"#)).await;
+    let client = client(&server.url, Pacing::default());
+    // 200 calls, most of them waiting for budget, cancelled after 100 ms.
+    let cancelled = tokio::time::timeout(Duration::from_millis(100), get(&client, 200)).await;
+    assert!(cancelled.is_err(), "the calls were still waiting");
+    assert!(server.calls().len() < 20, "{}", server.calls().len());
+    // The bucket refills (9.5 at 4.75 a second) in 2 s; the next call goes out at once.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let started = Instant::now();
+    let next = get(&client, 1).await;
+    assert!(next[0].is_ok(), "{next:?}");
+    assert!(
+        started.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        started.elapsed()
+    );
+}
