@@ -37,6 +37,8 @@ pub(crate) struct CallOptions {
     pub(crate) retry: Option<RetryPolicy>,
     /// Instead of [`Config::max_body_size`](crate::Config::max_body_size).
     pub(crate) max_body_size: Option<usize>,
+    /// The call only reads (a query sent as `POST`): retried as an idempotent method is.
+    pub(crate) read: bool,
 }
 
 /// A request ready to be sent (and re-sent): everything but the
@@ -218,6 +220,7 @@ fn error_kind(error: &Error) -> &'static str {
         Error::BodyTooLarge { .. } => "body_too_large",
         Error::InvalidTenantId { .. } => "invalid_tenant_id",
         Error::Env { .. } => "env",
+        Error::Panicked => "panicked",
     }
 }
 
@@ -230,7 +233,7 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
     let settings = Settings::of(&shared.config, req.options.as_deref());
     let deadline = Deadline::after(settings.call_timeout);
     let policy = settings.policy;
-    let idempotent = req.method.is_idempotent();
+    let idempotent = req.method.is_idempotent() || req.options.as_ref().is_some_and(|o| o.read);
     let mut failed = 0u32;
     let mut sent = 0u32;
     let mut renewed_token = false;
