@@ -142,16 +142,16 @@ async fn dispatch(inner: &Inner, req: &Req, log: &mut Logged) -> Answer {
         return plain(500, "internal: no route");
     };
     log.operation = Some(route.id.clone());
-    let tenant = {
+    let tenant = auth::delegated_header(&req.headers).and_then(|delegated| {
         let state = inner.lock();
         auth::tenant_of(
             &inner.config,
             &state,
             table.api.auth == "unit_token",
             req.header(AUTHORIZATION),
-            req.header("x-rks-tenantid"),
+            delegated,
         )
-    };
+    });
     let tenant = match tenant {
         Ok(t) => t,
         Err(r) => return refuse(inner, table, &route.error_family, &r),
