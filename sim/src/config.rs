@@ -14,12 +14,23 @@ pub const DEFAULT_CLIENT_SECRET: &str = "sim-client-secret";
 /// The tenant that owns the default credential.
 pub const DEFAULT_TENANT_ID: &str = "sim-tenant";
 
-/// One application credential (client id and secret) and the tenant that owns it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// One application credential (client id and secret) and the tenant that owns it. Its `Debug`
+/// (and so the settings') does not show the secret.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
 pub struct Credential {
     pub client_id: String,
     pub client_secret: String,
     pub tenant_id: String,
+}
+
+impl std::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credential")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"***")
+            .field("tenant_id", &self.tenant_id)
+            .finish()
+    }
 }
 
 /// Initial objects and tenants (`--seed FILE`, JSON or YAML).

@@ -116,3 +116,83 @@ async fn an_invalid_tenant_header_is_a_bad_request() {
     assert_eq!(send(twice).await.0, 400);
     assert_eq!(send(read(b"sim-tenant")).await.0, 200);
 }
+
+#[tokio::test]
+async fn the_log_keeps_no_secret() {
+    let (sim, http, base, t) = start().await;
+    // A resident-portal call: its unit token is its tenant.
+    let unit = "unit-token-SECRET-1234";
+    let model = ruckus_one_sim::model::Model::get().expect("tables");
+    let route = model
+        .apis
+        .iter()
+        .filter(|t| t.api.auth == "unit_token")
+        .flat_map(|t| t.routes.iter())
+        .find(|r| r.method == "GET")
+        .expect("a unit token route");
+    let prefix = model
+        .apis
+        .iter()
+        .find(|t| t.api.auth == "unit_token")
+        .map(|t| t.api.prefix.clone())
+        .unwrap_or_default();
+    let _ = send(
+        http.get(format!("{base}{prefix}{}", fill(&route.path)))
+            .bearer_auth(unit),
+    )
+    .await;
+    // A path naming the client secret and the access token.
+    let _ = send(
+        http.get(format!("{base}/venues/sim-client-secret/{t}"))
+            .bearer_auth(&t),
+    )
+    .await;
+    let log = format!("{:?}", sim.requests());
+    for secret in [unit, "sim-client-secret", t.as_str()] {
+        assert!(!log.contains(secret), "{secret} in {log}");
+    }
+    assert!(log.contains("unit:***"), "{log}");
+}
+
+#[test]
+fn the_settings_debug_shows_no_secret() {
+    let config = SimConfig::default().other_credential("other", "other-secret-42", "t");
+    let shown = format!("{config:?}");
+    assert!(!shown.contains("sim-client-secret"), "{shown}");
+    assert!(!shown.contains("other-secret-42"), "{shown}");
+    assert!(shown.contains("sim-client-id"), "{shown}");
+}
+
+#[tokio::test]
+async fn negative_page_numbers_are_refused() {
+    let (_sim, http, base, t) = start().await;
+    let query = |body: Value| {
+        http.post(format!("{base}/venues/query"))
+            .bearer_auth(&t)
+            .header("content-type", "application/json")
+            .body(body.to_string())
+    };
+    assert_eq!(send(query(json!({"page": 1, "pageSize": 10}))).await.0, 200);
+    for bad in [json!({"page": -1}), json!({"page": 1, "pageSize": -5})] {
+        let (status, body) = send(query(bad.clone())).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+}
+
+/// A path template with every `{placeholder}` replaced by `x`.
+fn fill(template: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for c in template.chars() {
+        match c {
+            '{' => {
+                inside = true;
+                out.push('x');
+            }
+            '}' => inside = false,
+            _ if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
