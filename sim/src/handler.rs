@@ -49,8 +49,10 @@ pub async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answ
         status: 413,
         at_ms: inner.lock().clock.now_ms(),
     };
-    let answer = match axum::body::to_bytes(body, MAX_BODY).await {
-        Ok(body) => {
+    let read = axum::body::to_bytes(body, MAX_BODY);
+    let answer = match tokio::time::timeout(inner.config.read_timeout, read).await {
+        Err(_elapsed) => plain(408, "the request body did not arrive in time"),
+        Ok(Ok(body)) => {
             let req = Req {
                 method: log.method.clone(),
                 path: log.path.clone(),
@@ -61,7 +63,7 @@ pub async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answ
             };
             dispatch(&inner, &req, &mut log).await
         }
-        Err(_) => plain(413, "the request body is too large"),
+        Ok(Err(_)) => plain(413, "the request body is too large"),
     };
     log.status = answer.status().as_u16();
     inner.lock().record(log);
