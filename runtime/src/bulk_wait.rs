@@ -15,6 +15,7 @@ use crate::activity::WaitOptions;
 use crate::client::Client;
 use crate::error::{ActivityError, DecodeError, Error};
 use crate::operation::Operation;
+use crate::redact::Redactor;
 use crate::request::Request;
 use crate::tenant::Tenant;
 
@@ -30,22 +31,32 @@ const QUERIES_AT_ONCE: usize = 16;
 pub struct PendingActivity {
     request_id: String,
     tenant: Option<Tenant>,
+    /// The secrets of the client whose answer the request id came from, for `Debug`.
+    redactor: Redactor,
 }
 
 impl PendingActivity {
     /// The activity `request_id` of delegated tenant `tenant` (`None`: as the client acts). An
-    /// invalid tenant id is an [`Error::InvalidTenantId`].
+    /// invalid tenant id is an [`Error::InvalidTenantId`]. Its `Debug` shows the id as given
+    /// (no client, no secrets known); [`Accepted::pending`](crate::Accepted::pending)'s masks
+    /// the client's secrets in it.
     pub fn new(request_id: impl Into<String>, tenant: Option<&str>) -> Result<Self, Error> {
         Ok(PendingActivity {
             request_id: request_id.into(),
             tenant: tenant
                 .map(|id| Tenant::new(id, "delegated tenant id"))
                 .transpose()?,
+            redactor: Redactor::default(),
         })
     }
 
-    pub(crate) fn of(request_id: String, tenant: Option<Tenant>) -> Self {
-        PendingActivity { request_id, tenant }
+    /// The request id of an answer of `client`.
+    pub(crate) fn of(request_id: String, tenant: Option<Tenant>, client: &Client) -> Self {
+        PendingActivity {
+            request_id,
+            tenant,
+            redactor: client.redactor(),
+        }
     }
 
     /// The request id.
@@ -62,7 +73,7 @@ impl PendingActivity {
 impl std::fmt::Debug for PendingActivity {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PendingActivity")
-            .field("request_id", &self.request_id)
+            .field("request_id", &self.redactor.text(&self.request_id))
             .field("tenant", &self.tenant())
             .finish()
     }

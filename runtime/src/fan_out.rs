@@ -1,5 +1,6 @@
 //! Fan-out: one piece of work for many customer tenants, with bounded concurrency.
 
+use std::fmt;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::time::Duration;
@@ -10,27 +11,49 @@ use tracing::Instrument;
 
 use crate::client::Client;
 use crate::error::Error;
+use crate::redact::Redactor;
 
 /// A client that can act for a delegated tenant: the runtime's [`Client`] and the generated
 /// crate's, so that [`for_each_tenant`] hands the work the client type it knows.
 pub trait ForTenant: Sized {
     /// The same client (connection pool, token, pacing buckets) acting for `tenant_id`.
     fn for_tenant(&self, tenant_id: &str) -> Result<Self, Error>;
+
+    /// The runtime client underneath, whose secrets the outcomes' `Debug` masks; `None` (the
+    /// default) leaves them unmasked.
+    #[doc(hidden)]
+    fn runtime_client(&self) -> Option<&Client> {
+        None
+    }
 }
 
 impl ForTenant for Client {
     fn for_tenant(&self, tenant_id: &str) -> Result<Self, Error> {
         self.with_tenant(tenant_id)
     }
+
+    fn runtime_client(&self) -> Option<&Client> {
+        Some(self)
+    }
 }
 
-/// What one tenant's work came to in [`for_each_tenant`].
-#[derive(Debug)]
+/// What one tenant's work came to in [`for_each_tenant`]. Its `Debug` masks the client's
+/// secrets (a request id or body that echoes one).
 pub struct TenantOutcome<T> {
     /// The tenant id, as given.
     pub tenant: String,
     /// The work's result, or why it failed (an invalid tenant id fails before any work).
     pub result: Result<T, Error>,
+    redactor: Redactor,
+}
+
+impl<T: fmt::Debug> fmt::Debug for TenantOutcome<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TenantOutcome")
+            .field("tenant", &self.redactor.text(&self.tenant))
+            .field("result", &self.redactor.debug(&self.result))
+            .finish()
+    }
 }
 
 /// How long one tenant's work may take in [`for_each_tenant`] (30 minutes): past it, that
@@ -155,5 +178,14 @@ where
         },
         Err(e) => Err(e),
     };
-    (index, TenantOutcome { tenant, result })
+    let redactor = client
+        .runtime_client()
+        .map(Client::redactor)
+        .unwrap_or_default();
+    let outcome = TenantOutcome {
+        tenant,
+        result,
+        redactor,
+    };
+    (index, outcome)
 }
