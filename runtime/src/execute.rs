@@ -329,12 +329,7 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
             shared.tokens.invalidate(token);
             continue;
         }
-        if let (Some(service), Some(429)) = (req.service, failure.error.status()) {
-            // A `Retry-After` longer than the policy waits for is the caller's to honour (the
-            // error carries it): the bucket is held at most that long, never for hours.
-            let hold = failure.retry_after.map(|d| d.min(policy.max_retry_after));
-            shared.pacer.throttled(service, tenant, hold);
-        }
+        throttle(shared, req.service, tenant, policy, &failure);
         failed += 1;
         let retryable = failure
             .error
@@ -345,6 +340,22 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
         }
         let wait = retry_wait(policy, failed, sent, failure, &deadline)?;
         tokio::time::sleep(wait).await;
+    }
+}
+
+/// After a `429` to a paced call, empties the bucket of (`service`, `tenant`) and holds it for
+/// the answer's `Retry-After`, at most the policy's `max_retry_after`: a longer wait is the
+/// caller's to honour (the error carries it), never a hold of the bucket for hours.
+fn throttle(
+    shared: &Shared,
+    service: Option<&'static Service>,
+    tenant: &str,
+    policy: &RetryPolicy,
+    failure: &Failed,
+) {
+    if let (Some(service), Some(429)) = (service, failure.error.status()) {
+        let hold = failure.retry_after.map(|d| d.min(policy.max_retry_after));
+        shared.pacer.throttled(service, tenant, hold);
     }
 }
 
