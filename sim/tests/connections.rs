@@ -66,3 +66,22 @@ async fn connections_past_the_cap_wait_for_a_free_one() {
     let answer = until_closed(&mut second).await.expect("served");
     assert!(answer.starts_with("HTTP/1.1 405"), "{answer}");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_silent_or_idle_connection_is_closed_after_the_read_timeout() {
+    let sim = sim(SimConfig::default().read_timeout(Duration::from_secs(5))).await;
+    // Nothing sent at all.
+    let mut silent = TcpStream::connect(sim.addr()).await.expect("connect");
+    let started = Instant::now();
+    assert!(until_closed(&mut silent).await.is_some(), "still open");
+    assert!(started.elapsed() <= Duration::from_secs(6));
+    // Idle after a whole request and its answer (keep-alive).
+    let mut idle = TcpStream::connect(sim.addr()).await.expect("connect");
+    idle.write_all(b"GET /venues HTTP/1.1\r\nhost: sim\r\n\r\n")
+        .await
+        .expect("write");
+    let started = Instant::now();
+    let answer = until_closed(&mut idle).await.expect("closed");
+    assert!(answer.starts_with("HTTP/1.1 405"), "{answer}");
+    assert!(started.elapsed() <= Duration::from_secs(6));
+}
