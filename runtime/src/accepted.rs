@@ -70,7 +70,7 @@ impl<T, A> Accepted<T, A> {
     /// id and tenant; `None` when the answer has no request id.
     pub fn pending(&self) -> Option<PendingActivity> {
         self.request_id()
-            .map(|id| PendingActivity::of(id.to_owned(), self.tenant.clone()))
+            .map(|id| PendingActivity::of(id.to_owned(), self.tenant.clone(), &self.client))
     }
 
     /// The decoded answer.
@@ -117,10 +117,12 @@ impl<T, A> Deref for Accepted<T, A> {
 
 impl<T: fmt::Debug, A> fmt::Debug for Accepted<T, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The request id came from the service: shown redacted, like everywhere else.
-        let request_id = self.request_id().map(|id| self.client.redactor().text(id));
+        // The body and the request id came from the service (the body holds the id too):
+        // shown redacted, like everywhere else.
+        let redactor = self.client.redactor();
+        let request_id = self.request_id().map(|id| redactor.text(id));
         f.debug_struct("Accepted")
-            .field("body", &self.body)
+            .field("body", &redactor.debug(&self.body))
             .field("request_id", &request_id)
             .field("tenant", &self.tenant())
             .field("activity", &self.activity.id)

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::time::Instant;
@@ -14,6 +15,7 @@ use crate::activity::WaitOptions;
 use crate::client::Client;
 use crate::error::{ActivityError, DecodeError, Error};
 use crate::operation::Operation;
+use crate::redact::Redactor;
 use crate::request::Request;
 use crate::tenant::Tenant;
 
@@ -29,22 +31,32 @@ const QUERIES_AT_ONCE: usize = 16;
 pub struct PendingActivity {
     request_id: String,
     tenant: Option<Tenant>,
+    /// The secrets of the client whose answer the request id came from, for `Debug`.
+    redactor: Redactor,
 }
 
 impl PendingActivity {
     /// The activity `request_id` of delegated tenant `tenant` (`None`: as the client acts). An
-    /// invalid tenant id is an [`Error::InvalidTenantId`].
+    /// invalid tenant id is an [`Error::InvalidTenantId`]. Its `Debug` shows the id as given
+    /// (no client, no secrets known); [`Accepted::pending`](crate::Accepted::pending)'s masks
+    /// the client's secrets in it.
     pub fn new(request_id: impl Into<String>, tenant: Option<&str>) -> Result<Self, Error> {
         Ok(PendingActivity {
             request_id: request_id.into(),
             tenant: tenant
                 .map(|id| Tenant::new(id, "delegated tenant id"))
                 .transpose()?,
+            redactor: Redactor::default(),
         })
     }
 
-    pub(crate) fn of(request_id: String, tenant: Option<Tenant>) -> Self {
-        PendingActivity { request_id, tenant }
+    /// The request id of an answer of `client`.
+    pub(crate) fn of(request_id: String, tenant: Option<Tenant>, client: &Client) -> Self {
+        PendingActivity {
+            request_id,
+            tenant,
+            redactor: client.redactor(),
+        }
     }
 
     /// The request id.
@@ -61,7 +73,7 @@ impl PendingActivity {
 impl std::fmt::Debug for PendingActivity {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PendingActivity")
-            .field("request_id", &self.request_id)
+            .field("request_id", &self.redactor.text(&self.request_id))
             .field("tenant", &self.tenant())
             .finish()
     }
@@ -81,9 +93,13 @@ struct Group {
 ///
 /// Returns one result per activity, in the order given: the activity decoded as `A` once it
 /// succeeds, an [`Error::Activity`] when it fails or is still open after `options.timeout`.
-/// Activities the query does not list yet (they are created asynchronously) count as open. A
-/// query that fails after its retries ends the whole wait with its error (the outer `Err`).
-/// The round runs in a `ruckus_one.wait_all` span (`activities`, `rounds`, `queries`).
+/// Activities the query does not list yet (they are created asynchronously) count as open.
+/// The query is a read: the retry policy repeats it as it does a `GET`. A query that still
+/// fails ends the activities it asked for with its error (those of other tenants and other
+/// queries go on). `options.timeout` bounds the whole wait, the queries included: an activity
+/// whose query did not answer in time is timed out. The outer `Result` is always `Ok` (kept
+/// for compatibility). The future is `Send`, so it can be `tokio::spawn`ed. The round runs in a
+/// `ruckus_one.wait_all` span (`activities`, `rounds`, `queries`).
 pub async fn wait_all<A: DeserializeOwned>(
     client: &Client,
     query: &'static Operation,
@@ -98,24 +114,13 @@ pub async fn wait_all<A: DeserializeOwned>(
         rounds = tracing::field::Empty,
         queries = tracing::field::Empty,
     );
-    rounds(client, query, &pending, options, &span)
+    Ok(rounds(client, query, &pending, options, &span)
         .instrument(span.clone())
-        .await
+        .await)
 }
 
-async fn rounds<A: DeserializeOwned>(
-    client: &Client,
-    query: &'static Operation,
-    pending: &[PendingActivity],
-    options: &WaitOptions,
-    span: &tracing::Span,
-) -> Result<Vec<Result<A, Error>>, Error> {
-    let mut results: Vec<Option<Result<A, Error>>> = pending.iter().map(|_| None).collect();
-    let mut last_status: Vec<Option<String>> = vec![None; pending.len()];
-    let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (index, p) in pending.iter().enumerate() {
-        by_id.entry(p.request_id.as_str()).or_default().push(index);
-    }
+/// The activities still waited for, by tenant (`""`: as `client` acts).
+fn groups(client: &Client, pending: &[PendingActivity]) -> BTreeMap<String, Group> {
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     for (index, p) in pending.iter().enumerate() {
         let key = p.tenant().unwrap_or("").to_owned();
@@ -128,32 +133,36 @@ async fn rounds<A: DeserializeOwned>(
             .open
             .push(index);
     }
+    groups
+}
+
+async fn rounds<A: DeserializeOwned>(
+    client: &Client,
+    query: &'static Operation,
+    pending: &[PendingActivity],
+    options: &WaitOptions,
+    span: &tracing::Span,
+) -> Vec<Result<A, Error>> {
+    let mut results: Vec<Option<Result<A, Error>>> = pending.iter().map(|_| None).collect();
+    let mut last_status: Vec<Option<String>> = vec![None; pending.len()];
+    let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (index, p) in pending.iter().enumerate() {
+        by_id.entry(p.request_id.as_str()).or_default().push(index);
+    }
+    let mut groups = groups(client, pending);
     let started = Instant::now();
     let mut interval = options.initial_interval;
     let (mut round, mut queries) = (0u32, 0usize);
     loop {
         round += 1;
-        let chunks: Vec<(Option<&Tenant>, &[usize])> = groups
-            .values()
-            .flat_map(|g| {
-                g.open
-                    .chunks(BULK_QUERY_SIZE)
-                    .map(|c| (g.tenant.as_ref(), c))
-            })
-            .collect();
-        queries += chunks.len();
-        let answers: Vec<Result<Vec<Value>, Error>> = futures_util::stream::iter(chunks)
-            .map(|(tenant, chunk)| query_chunk(client, query, pending, tenant, chunk))
-            .buffer_unordered(QUERIES_AT_ONCE)
-            .collect()
-            .await;
+        let state = State {
+            results: &mut results,
+            last_status: &mut last_status,
+            by_id: &by_id,
+        };
+        queries += one_round(client, query, pending, &groups, state, started, options).await;
         span.record("rounds", round);
         span.record("queries", queries);
-        for rows in answers {
-            for row in rows? {
-                settle(client, &by_id, &row, &mut results, &mut last_status);
-            }
-        }
         for group in groups.values_mut() {
             group.open.retain(|&i| results[i].is_none());
         }
@@ -164,9 +173,13 @@ async fn rounds<A: DeserializeOwned>(
         }
         pause(interval.min(options.timeout - waited)).await;
         interval = interval.mul_f64(1.5).min(options.max_interval);
+        if started.elapsed() >= options.timeout {
+            // No time is left for another query.
+            break;
+        }
     }
     let waited = started.elapsed();
-    Ok(results
+    results
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
@@ -179,7 +192,67 @@ async fn rounds<A: DeserializeOwned>(
                 )))
             })
         })
-        .collect())
+        .collect()
+}
+
+/// What is known of the activities waited for.
+struct State<'s, 'p, A> {
+    results: &'s mut [Option<Result<A, Error>>],
+    last_status: &'s mut [Option<String>],
+    by_id: &'s HashMap<&'p str, Vec<usize>>,
+}
+
+/// One round: a query per [`BULK_QUERY_SIZE`] open activities of each group, at most
+/// [`QUERIES_AT_ONCE`] at a time, each bounded by the time left; what they say recorded in
+/// `state`. Returns the number of queries sent.
+async fn one_round<A: DeserializeOwned>(
+    client: &Client,
+    query: &'static Operation,
+    pending: &[PendingActivity],
+    groups: &BTreeMap<String, Group>,
+    state: State<'_, '_, A>,
+    started: Instant,
+    options: &WaitOptions,
+) -> usize {
+    let left = options.timeout.saturating_sub(started.elapsed());
+    let chunks: Vec<(Option<&Tenant>, &[usize])> = groups
+        .values()
+        .flat_map(|g| {
+            g.open
+                .chunks(BULK_QUERY_SIZE)
+                .map(|c| (g.tenant.as_ref(), c))
+        })
+        .collect();
+    let sent = chunks.len();
+    // Futures of a named function, not a stream adapter's closure (see `for_each_tenant`).
+    let mut chunks = chunks.into_iter();
+    let mut answers = FuturesUnordered::new();
+    loop {
+        while answers.len() < QUERIES_AT_ONCE {
+            let Some((tenant, chunk)) = chunks.next() else {
+                break;
+            };
+            answers.push(query_chunk(client, query, pending, tenant, chunk, left));
+        }
+        let Some((chunk, answer)) = answers.next().await else {
+            break;
+        };
+        match answer {
+            Ok(rows) => {
+                for row in rows {
+                    settle(client, state.by_id, &row, state.results, state.last_status);
+                }
+            }
+            // Out of time: the activities stay open, and are timed out.
+            Err(Error::Timeout) if started.elapsed() >= options.timeout => {}
+            Err(error) => {
+                for &i in chunk {
+                    state.results[i].get_or_insert_with(|| Err(error.duplicate()));
+                }
+            }
+        }
+    }
+    sent
 }
 
 async fn pause(wait: Duration) {
@@ -190,15 +263,16 @@ async fn pause(wait: Duration) {
     }
 }
 
-/// One activity query for the activities `chunk` (indexes into `pending`) of `tenant`: the
-/// rows of its answer.
-async fn query_chunk(
+/// One activity query for the activities `chunk` (indexes into `pending`) of `tenant`, sent as
+/// a read and given at most `left`: the chunk, with the rows of its answer.
+async fn query_chunk<'c>(
     client: &Client,
     query: &'static Operation,
     pending: &[PendingActivity],
     tenant: Option<&Tenant>,
-    chunk: &[usize],
-) -> Result<Vec<Value>, Error> {
+    chunk: &'c [usize],
+    left: Duration,
+) -> (&'c [usize], Result<Vec<Value>, Error>) {
     let ids: Vec<&str> = chunk
         .iter()
         .map(|&i| pending[i].request_id.as_str())
@@ -207,12 +281,16 @@ async fn query_chunk(
     if let Some(tenant) = tenant {
         request.set_tenant(tenant.clone());
     }
+    request.options_mut().read = true;
+    request.timeout(left);
     request.json(&json!({"filters": {"id": ids}, "page": 1, "pageSize": ids.len()}));
-    let mut answer: Value = request.send_json().await?;
-    Ok(match answer.get_mut("data").map(Value::take) {
-        Some(Value::Array(rows)) => rows,
-        _ => Vec::new(),
-    })
+    let answer = request.send_json::<Value>().await.map(|mut answer| {
+        match answer.get_mut("data").map(Value::take) {
+            Some(Value::Array(rows)) => rows,
+            _ => Vec::new(),
+        }
+    });
+    (chunk, answer)
 }
 
 /// Records what one row of an answer says about the activity it names.

@@ -19,6 +19,7 @@ use crate::config::{Config, MAX_ERROR_BODY_SIZE};
 use crate::deadline::Deadline;
 use crate::error::{ApiError, Error};
 use crate::operation::{ApiAuth, ErrorFamily, Method, Service};
+use crate::pacing::Unsent;
 use crate::redact::Redactor;
 use crate::request::SendFuture;
 use crate::response::RawResponse;
@@ -36,6 +37,8 @@ pub(crate) struct CallOptions {
     pub(crate) retry: Option<RetryPolicy>,
     /// Instead of [`Config::max_body_size`](crate::Config::max_body_size).
     pub(crate) max_body_size: Option<usize>,
+    /// The call only reads (a query sent as `POST`): retried as an idempotent method is.
+    pub(crate) read: bool,
 }
 
 /// A request ready to be sent (and re-sent): everything but the
@@ -217,6 +220,7 @@ fn error_kind(error: &Error) -> &'static str {
         Error::BodyTooLarge { .. } => "body_too_large",
         Error::InvalidTenantId { .. } => "invalid_tenant_id",
         Error::Env { .. } => "env",
+        Error::Panicked => "panicked",
     }
 }
 
@@ -238,8 +242,9 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
     let mut paced = Duration::ZERO;
     loop {
         let budget = budget_wait(shared, req.service, tenant, &deadline)?;
-        if let Some(wait) = budget {
+        if let Some((wait, unsent)) = budget {
             tokio::time::sleep(wait).await;
+            unsent.sent();
             paced += wait;
             span.record("paced_ms", millis(paced));
         }
@@ -352,19 +357,35 @@ fn after_failure(
         shared.tokens.invalidate(token);
         return Ok(None);
     }
-    if let (Some(service), Some(429)) = (req.service, failure.error.status()) {
-        let tenant = req.tenant.as_ref().map_or("", Tenant::id);
-        shared.pacer.throttled(service, tenant, failure.retry_after);
-    }
+    let tenant = req.tenant.as_ref().map_or("", Tenant::id);
+    throttle(shared, req.service, tenant, policy, &failure);
     tries.failed += 1;
+    // A `POST .../query` or the activity query is a read, whatever its method.
+    let idempotent = req.method.is_idempotent() || req.options.as_ref().is_some_and(|o| o.read);
     let retryable = failure
         .error
         .failure()
-        .is_some_and(|f| f.is_retryable(req.method.is_idempotent()));
+        .is_some_and(|f| f.is_retryable(idempotent));
     if !retryable || tries.failed >= policy.attempts() {
         return Err(failure.error);
     }
     retry_wait(policy, tries.failed, tries.sent, failure, deadline).map(Some)
+}
+
+/// After a `429` to a paced call, empties the bucket of (`service`, `tenant`) and holds it for
+/// the answer's `Retry-After`, at most the policy's `max_retry_after`: a longer wait is the
+/// caller's to honour (the error carries it), never a hold of the bucket for hours.
+fn throttle(
+    shared: &Shared,
+    service: Option<&'static Service>,
+    tenant: &str,
+    policy: &RetryPolicy,
+    failure: &Failed,
+) {
+    if let (Some(service), Some(429)) = (service, failure.error.status()) {
+        let hold = failure.retry_after.map(|d| d.min(policy.max_retry_after));
+        shared.pacer.throttled(service, tenant, hold);
+    }
 }
 
 /// `work`'s output, or `None` when `timer` fires first; both stay where they are (pinned in the
@@ -429,13 +450,14 @@ fn retry_wait(
 /// Takes one call from the bucket of (`service`, `tenant`): how long to wait until the
 /// service's limit allows it, if at all (`None` for calls not paced and calls within budget). A
 /// wait that would end after the call's deadline gives the call back and fails at once with
-/// [`Error::Timeout`].
-fn budget_wait(
-    shared: &Shared,
+/// [`Error::Timeout`]. The call taken is given back if the caller drops the [`Unsent`] (its
+/// call cancelled while it waits) before it is sent.
+fn budget_wait<'a>(
+    shared: &'a Shared,
     service: Option<&'static Service>,
-    tenant: &str,
+    tenant: &'a str,
     deadline: &Deadline,
-) -> Result<Option<Duration>, Error> {
+) -> Result<Option<(Duration, Unsent<'a>)>, Error> {
     let Some(service) = service else {
         return Ok(None);
     };
@@ -462,7 +484,7 @@ fn budget_wait(
         wait_ms = millis(wait),
         "waiting for rate budget"
     );
-    Ok(Some(wait))
+    Ok(Some((wait, Unsent::new(&shared.pacer, service, tenant))))
 }
 
 fn millis(d: Duration) -> u64 {

@@ -186,7 +186,9 @@ pub use client::Client;
 pub use config::{Config, Credentials, DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY_SIZE, Region, env};
 pub use enums::UnknownValue;
 pub use error::Error;
-pub use fan_out::{ForTenant, TenantOutcome, for_each_tenant};
+pub use fan_out::{
+    ForTenant, TENANT_TIMEOUT, TenantOutcome, for_each_tenant, for_each_tenant_within,
+};
 pub use model::MissingField;
 pub use multipart::Multipart;
 pub use pacing::Pacing;

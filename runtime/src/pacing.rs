@@ -3,8 +3,9 @@
 //! The client keeps one token bucket per (service, tenant), shared by every clone of a
 //! [`Client`](crate::Client). Each attempt of a call to a paced service takes one call from its
 //! bucket, waiting first when the bucket is empty; a `429` empties the bucket (and a
-//! `Retry-After` holds it for that long), so the calls queued behind it wait too instead of
-//! provoking more. Retries stay the retry policy's: pacing only delays attempts, it never adds
+//! `Retry-After` holds it for that long, at most the retry policy's
+//! [`max_retry_after`](crate::RetryPolicy::max_retry_after): a longer one is returned to the
+//! caller in the error), so the calls queued behind it wait too instead of provoking more. Retries stay the retry policy's: pacing only delays attempts, it never adds
 //! or repeats one.
 
 use std::collections::{BTreeMap, HashMap};
@@ -154,6 +155,36 @@ pub(crate) struct Pacer {
 /// A call taken from a bucket: how long to wait before sending it.
 pub(crate) struct Reservation {
     pub(crate) wait: Duration,
+}
+
+/// A call taken from a bucket that waits before it is sent: given back when dropped before
+/// [`sent`](Unsent::sent), so that a cancelled call (its future dropped while it waits) does
+/// not keep the budget it reserved from the calls after it.
+pub(crate) struct Unsent<'a> {
+    pacer: &'a Pacer,
+    service: &'static Service,
+    tenant: &'a str,
+}
+
+impl<'a> Unsent<'a> {
+    pub(crate) fn new(pacer: &'a Pacer, service: &'static Service, tenant: &'a str) -> Self {
+        Unsent {
+            pacer,
+            service,
+            tenant,
+        }
+    }
+
+    /// The wait is over and the call goes out: it keeps its call.
+    pub(crate) fn sent(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Unsent<'_> {
+    fn drop(&mut self) {
+        self.pacer.release(self.service, self.tenant);
+    }
 }
 
 impl Pacer {
@@ -330,5 +361,20 @@ mod tests {
         assert_eq!(waits(&pacer, "a", 1)[0], Duration::from_secs(3));
         assert!(waits(&pacer, "b", 1)[0].is_zero());
         assert_eq!(Pacing::default().headroom(f64::NAN), Pacing::default());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_dropped_while_it_waits_gives_its_budget_back() {
+        let pacer = Pacer::new(Pacing::default().headroom(1.0).jitter(Duration::ZERO));
+        assert!(waits(&pacer, "a", 10).iter().all(Duration::is_zero));
+        for _ in 0..200 {
+            let wait = pacer.reserve(&WIFI, "a").map(|r| r.wait);
+            assert!(wait.is_some_and(|w| !w.is_zero()));
+            drop(Unsent::new(&pacer, &WIFI, "a"));
+        }
+        let kept = pacer.reserve(&WIFI, "a").map(|r| r.wait);
+        Unsent::new(&pacer, &WIFI, "a").sent();
+        assert_eq!(kept, Some(Duration::from_millis(200)));
+        assert_eq!(waits(&pacer, "a", 1)[0], Duration::from_millis(400));
     }
 }

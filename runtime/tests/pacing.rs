@@ -233,3 +233,54 @@ async fn a_wait_past_the_deadline_fails_at_once() {
     assert!((4..=6).contains(&timeouts), "{timeouts}");
     assert_eq!(server.calls().len(), 20 - timeouts);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_long_retry_after_is_the_callers_and_holds_the_bucket_at_most_the_cap() {
+    // The first call is refused for two hours; the service has recovered for the next ones.
+    let seen = std::sync::atomic::AtomicUsize::new(0);
+    let server = Loopback::start(move |_| {
+        if seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            Answer::json(429, r#"{"errors":[{"code":"TOO_MANY"}]}"#).header("retry-after", "7200")
+        } else {
+            Answer::json(200, r#"{"id":"x"}"#)
+        }
+    })
+    .await;
+    let policy = RetryPolicy::default();
+    let cap = policy.max_retry_after;
+    let config = Config::new(Credentials::new("id", "secret"))
+        .base_url(&server.url)
+        .token_tenant_id("owner")
+        .retry(policy);
+    let client = Client::new(config, &AUTH).expect("client");
+    let refused = get(&client, 1).await.remove(0).expect_err("refused");
+    assert_eq!(refused.status(), Some(429));
+    assert_eq!(refused.retry_after(), Some(Duration::from_secs(7200)));
+    assert_eq!(server.calls().len(), 1, "not retried");
+    // The calls after it wait at most the policy's cap, then all go out.
+    let started = Instant::now();
+    let results = get(&client, 10).await;
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    assert!(started.elapsed() <= cap, "{:?}", started.elapsed());
+    assert_eq!(server.calls().len(), 11);
+}
+
+#[tokio::test(start_paused = true)]
+async fn calls_cancelled_while_they_wait_give_their_budget_back() {
+    let server = Loopback::start(|_| Answer::json(200, r#"{"id":"x"}"#)).await;
+    let client = client(&server.url, Pacing::default());
+    // 200 calls, most of them waiting for budget, cancelled after 100 ms.
+    let cancelled = tokio::time::timeout(Duration::from_millis(100), get(&client, 200)).await;
+    assert!(cancelled.is_err(), "the calls were still waiting");
+    assert!(server.calls().len() < 20, "{}", server.calls().len());
+    // The bucket refills (9.5 at 4.75 a second) in 2 s; the next call goes out at once.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let started = Instant::now();
+    let next = get(&client, 1).await;
+    assert!(next[0].is_ok(), "{next:?}");
+    assert!(
+        started.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -67,7 +67,7 @@ pub fn issue(
             "unknown client or wrong secret",
         ));
     };
-    let token = format!("sim-token-{}", state.new_id());
+    let token = format!("sim-token-{}", random_hex());
     let lifetime = config.token_lifetime.as_secs();
     let expires_ms = state
         .clock
@@ -81,6 +81,42 @@ pub fn issue(
         },
     );
     Ok(json!({"access_token": token, "token_type": "Bearer", "expires_in": lifetime}))
+}
+
+/// 32 random bytes from the operating system, as hex: an access token no caller can guess
+/// from another (the std hasher's random keys if the system source fails).
+fn random_hex() -> String {
+    let mut bytes = [0u8; 32];
+    if getrandom::fill(&mut bytes).is_err() {
+        use std::hash::{BuildHasher, Hasher};
+        for (i, chunk) in bytes.chunks_mut(8).enumerate() {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_usize(i);
+            chunk.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The x-rks-tenantid header's tenant: `None` without one; a refusal (400) when it is given
+/// more than once, is not visible ASCII, or is empty, instead of acting as the caller's own.
+pub fn delegated_header(headers: &axum::http::HeaderMap) -> Result<Option<&str>, Refusal> {
+    let mut values = headers.get_all("x-rks-tenantid").iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    let bad = |why: &str| Refusal::bad_request(format!("the x-rks-tenantid header {why}"));
+    if values.next().is_some() {
+        return Err(bad("is given more than once"));
+    }
+    let text = value
+        .to_str()
+        .map_err(|_| bad("is not visible ASCII"))?
+        .trim();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(bad("is not a tenant id"));
+    }
+    Ok(Some(text))
 }
 
 /// The bearer token of an `Authorization` header.

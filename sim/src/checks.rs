@@ -4,7 +4,7 @@
 use crate::auth::may_act_for;
 use crate::config::SimConfig;
 use crate::errors::Refusal;
-use crate::model::{Route, Table};
+use crate::model::{Role, Route, Table};
 use crate::schema::validate;
 use crate::state::State;
 use axum::http::HeaderMap;
@@ -118,6 +118,39 @@ pub fn tenant_param(
                 format!("the path names tenant {value}, the call acts as {tenant}"),
             ));
         }
+    }
+    Ok(())
+}
+
+/// A list or query asking for a negative page or page size is refused (instead of answering
+/// the first page): in the query parameters (`page`, `pageSize`, `size`) or the query body.
+pub fn paging(
+    route: &Route,
+    query: &[(String, String)],
+    body: Option<&Value>,
+) -> Result<(), Refusal> {
+    if !matches!(
+        route.role,
+        Role::List | Role::Query | Role::QueryAcross | Role::CustomerQuery
+    ) {
+        return Ok(());
+    }
+    let negative = |name: &str, value: Option<&Value>| match value {
+        Some(Value::Number(n)) if n.as_f64().is_some_and(|v| v < 0.0) => {
+            Err(Refusal::bad_request(format!("{name} must not be negative")))
+        }
+        _ => Ok(()),
+    };
+    for (name, text) in query {
+        if matches!(name.as_str(), "page" | "pageSize" | "size") {
+            negative(
+                name,
+                text.trim().parse::<f64>().ok().map(Value::from).as_ref(),
+            )?;
+        }
+    }
+    for name in ["page", "pageSize"] {
+        negative(name, body.and_then(|b| b.get(name)))?;
     }
     Ok(())
 }

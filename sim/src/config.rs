@@ -14,12 +14,23 @@ pub const DEFAULT_CLIENT_SECRET: &str = "sim-client-secret";
 /// The tenant that owns the default credential.
 pub const DEFAULT_TENANT_ID: &str = "sim-tenant";
 
-/// One application credential (client id and secret) and the tenant that owns it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// One application credential (client id and secret) and the tenant that owns it. Its `Debug`
+/// (and so the settings') does not show the secret.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
 pub struct Credential {
     pub client_id: String,
     pub client_secret: String,
     pub tenant_id: String,
+}
+
+impl std::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credential")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"***")
+            .field("tenant_id", &self.tenant_id)
+            .finish()
+    }
 }
 
 /// Initial objects and tenants (`--seed FILE`, JSON or YAML).
@@ -76,6 +87,11 @@ pub struct SimConfig {
     pub rate_limits: bool,
     /// Tenants, credentials and objects to start with.
     pub seed: Seed,
+    /// How long a request may take to arrive, its head and then its body (default 10 s): a
+    /// connection whose head is incomplete by then is closed, a body is answered 408.
+    pub read_timeout: Duration,
+    /// Connections served at once (default 256); more wait to be accepted.
+    pub max_connections: usize,
 }
 
 impl Default for SimConfig {
@@ -93,6 +109,8 @@ impl Default for SimConfig {
             manual_clock: false,
             rate_limits: true,
             seed: Seed::default(),
+            read_timeout: Duration::from_secs(10),
+            max_connections: 256,
         }
     }
 }
@@ -154,6 +172,17 @@ impl SimConfig {
 
     pub fn rate_limits(mut self, on: bool) -> Self {
         self.rate_limits = on;
+        self
+    }
+
+    pub fn read_timeout(mut self, d: Duration) -> Self {
+        self.read_timeout = d;
+        self
+    }
+
+    /// At least one.
+    pub fn max_connections(mut self, n: usize) -> Self {
+        self.max_connections = n.max(1);
         self
     }
 

@@ -106,6 +106,9 @@ impl Samples<'_> {
             }
         }
         let mut candidates: Vec<Value> = Vec::new();
+        if let Some(c) = self.tagged(v, s, branches, depth, &exactly_one) {
+            return c;
+        }
         if let Some(d) = s.get("discriminator") {
             let prop = d.get("propertyName").and_then(Value::as_str).unwrap_or("");
             let mapping = d.get("mapping").and_then(Value::as_object);
@@ -143,6 +146,35 @@ impl Samples<'_> {
             }
         }
         candidates.into_iter().next().unwrap_or(Value::Null)
+    }
+
+    /// The value in the variant its own tag names, when it has one the discriminator maps:
+    /// what was written is read back as the kind it was written as, never as another kind
+    /// that happens to validate first. Made to match that variant alone if it matches others
+    /// too; `None` when it cannot be.
+    fn tagged(
+        &self,
+        v: Option<&Value>,
+        s: &Map<String, Value>,
+        branches: &[Value],
+        depth: usize,
+        exactly_one: &dyn Fn(&Value) -> bool,
+    ) -> Option<Value> {
+        let d = s.get("discriminator")?;
+        let prop = d.get("propertyName").and_then(Value::as_str)?;
+        let tag = v?.get(prop).and_then(Value::as_str)?;
+        let target = d.get("mapping")?.get(tag)?.as_str()?;
+        let target = json!({ "$ref": target });
+        let c = self.go(v, &target, depth + 1);
+        if c.get(prop).and_then(Value::as_str) != Some(tag) {
+            return None;
+        }
+        if exactly_one(&c) {
+            return Some(c);
+        }
+        let chosen = branches.iter().find(|b| **b == target)?;
+        let d = self.disambiguate(c, chosen, branches);
+        exactly_one(&d).then_some(d)
     }
 
     fn disambiguate(&self, mut c: Value, chosen: &Value, branches: &[Value]) -> Value {

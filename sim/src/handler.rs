@@ -43,14 +43,16 @@ pub async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answ
     let (parts, body) = request.into_parts();
     let mut log = Logged {
         method: parts.method.as_str().to_owned(),
-        path: parts.uri.path().to_owned(),
+        path: scrubbed(&inner, &parts.headers, parts.uri.path()),
         operation: None,
         tenant: None,
         status: 413,
         at_ms: inner.lock().clock.now_ms(),
     };
-    let answer = match axum::body::to_bytes(body, MAX_BODY).await {
-        Ok(body) => {
+    let read = axum::body::to_bytes(body, MAX_BODY);
+    let answer = match tokio::time::timeout(inner.config.read_timeout, read).await {
+        Err(_elapsed) => plain(408, "the request body did not arrive in time"),
+        Ok(Ok(body)) => {
             let req = Req {
                 method: log.method.clone(),
                 path: log.path.clone(),
@@ -61,11 +63,28 @@ pub async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answ
             };
             dispatch(&inner, &req, &mut log).await
         }
-        Err(_) => plain(413, "the request body is too large"),
+        Ok(Err(_)) => plain(413, "the request body is too large"),
     };
     log.status = answer.status().as_u16();
-    inner.lock().log.push(log);
+    inner.lock().record(log);
     answer
+}
+
+/// `path` for the log: any client secret or this request's credentials in it masked.
+fn scrubbed(inner: &Inner, headers: &HeaderMap, path: &str) -> String {
+    let authorization = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
+    let token = auth::bearer(authorization);
+    let basic = authorization
+        .and_then(basic_credentials)
+        .map(|(_, secret)| secret);
+    let mut path = path.to_owned();
+    let secrets = inner.config.credentials().map(|c| c.client_secret.as_str());
+    for secret in secrets.chain(token).chain(basic.as_deref()) {
+        if !secret.is_empty() {
+            path = path.replace(secret, "***");
+        }
+    }
+    path
 }
 
 fn plain(status: u16, text: &str) -> Answer {
@@ -142,21 +161,25 @@ async fn dispatch(inner: &Inner, req: &Req, log: &mut Logged) -> Answer {
         return plain(500, "internal: no route");
     };
     log.operation = Some(route.id.clone());
-    let tenant = {
+    let tenant = auth::delegated_header(&req.headers).and_then(|delegated| {
         let state = inner.lock();
         auth::tenant_of(
             &inner.config,
             &state,
             table.api.auth == "unit_token",
             req.header(AUTHORIZATION),
-            req.header("x-rks-tenantid"),
+            delegated,
         )
-    };
+    });
     let tenant = match tenant {
         Ok(t) => t,
         Err(r) => return refuse(inner, table, &route.error_family, &r),
     };
-    log.tenant = Some(tenant.clone());
+    // A unit token call's tenant is its token: logged masked.
+    log.tenant = Some(match tenant.strip_prefix("unit:") {
+        Some(_) => "unit:***".to_owned(),
+        None => tenant.clone(),
+    });
     let fault = inner.lock().take_fault(&route.id);
     if let Some(latency) = fault.as_ref().and_then(|f| f.latency) {
         tokio::time::sleep(latency).await;
@@ -273,6 +296,7 @@ fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refus
         ctx.tenant,
     )?;
     let body = checks::body(table, route, &req.body)?;
+    checks::paging(route, &req.query, body.as_ref())?;
     let call = Call {
         api: ctx.api_index,
         table,

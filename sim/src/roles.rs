@@ -248,6 +248,26 @@ fn id_text(obj: &Map<String, Value>, field: &str) -> Option<String> {
     }
 }
 
+/// Whether `id` names a tenant the simulator knows: one with a credential, state or records,
+/// a configured customer or MSP, or a created customer.
+fn tenant_exists(call: &Call<'_>, state: &State, id: &str) -> bool {
+    let config = call.config;
+    let records = format!("{}:{TENANTS}|", call.api);
+    state.tenants.contains_key(id)
+        || config.credentials().any(|c| c.tenant_id == id)
+        || config
+            .seed
+            .customers
+            .iter()
+            .any(|(msp, customers)| msp == id || customers.iter().any(|c| c == id))
+        || state.customers.values().flatten().any(|c| c == id)
+        || state.tenants.values().any(|t| {
+            t.collections
+                .get(&records)
+                .is_some_and(|c| c.contains_key(id))
+        })
+}
+
 /// Whether the family's objects have integer ids (their schemas say so).
 fn integer_ids(call: &Call<'_>) -> bool {
     let t = call.table;
@@ -302,15 +322,35 @@ fn create(call: &Call<'_>, state: &mut State) -> Result<Value, Refusal> {
             .as_deref()
             .and_then(|k| id_text(&obj, k))
             .or_else(|| id_text(&obj, "id"));
+        let tenant = call.route.family == TENANTS;
+        if let Some(named) = given
+            .as_deref()
+            .filter(|t| tenant && tenant_exists(call, state, t))
+        {
+            // Naming an existing tenant would make the caller its MSP.
+            return Err(Refusal::new(
+                409,
+                "SIM-409",
+                format!("the tenant {named} exists"),
+            ));
+        }
         let id = match given {
-            Some(id) => id,
-            None if numeric => state.new_number().to_string(),
-            None => state.new_id(),
+            // A tenant's id is the service's to give.
+            Some(id) if !tenant => id,
+            _ if numeric => state.new_number().to_string(),
+            _ => state.new_id(),
         };
         let id_value = match id.parse::<u64>() {
             Ok(n) if numeric => json!(n),
             _ => Value::String(id.clone()),
         };
+        if tenant {
+            for field in key.iter().map(String::as_str).chain(["id", "tenantId"]) {
+                if field == "id" || obj.contains_key(field) {
+                    obj.insert(field.to_owned(), id_value.clone());
+                }
+            }
+        }
         obj.entry("id").or_insert(id_value);
         let c = items_mut(call, state);
         if c.contains_key(&id) {

@@ -9,9 +9,10 @@ use crate::router::Router;
 use crate::state::State;
 use axum::body::Body;
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
 /// Shared by every connection of one simulator.
@@ -37,10 +38,17 @@ impl std::fmt::Display for DroppedError {
 
 impl std::error::Error for DroppedError {}
 
-/// Accepts connections until the task is aborted.
+/// Accepts connections until the task is aborted: at most `max_connections` at once (the
+/// others wait in the listen queue), each closed when a request's head takes longer than
+/// `read_timeout` to arrive (the body's time is the handler's).
 pub async fn serve(listener: TcpListener, inner: Arc<Inner>) {
+    let read_timeout = inner.config.read_timeout;
+    let slots = Arc::new(Semaphore::new(inner.config.max_connections.max(1)));
     let app = axum::Router::new().fallback(handle).with_state(inner);
     loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
         let Ok((stream, _)) = listener.accept().await else {
             // Out of file descriptors and the like: wait a little, keep serving.
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
@@ -48,6 +56,7 @@ pub async fn serve(listener: TcpListener, inner: Arc<Inner>) {
         };
         let app = app.clone();
         tokio::spawn(async move {
+            let _slot = slot;
             let service = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
                 let app = app.clone();
                 async move {
@@ -60,6 +69,8 @@ pub async fn serve(listener: TcpListener, inner: Arc<Inner>) {
                 }
             });
             let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(read_timeout)
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
         });

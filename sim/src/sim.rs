@@ -102,9 +102,10 @@ impl Simulator {
         self.inner.lock().faults.clear();
     }
 
-    /// Every request answered so far, oldest first.
+    /// The requests answered so far (the last [`LOG_SIZE`](crate::state::LOG_SIZE)), oldest
+    /// first.
     pub fn requests(&self) -> Vec<Logged> {
-        self.inner.lock().log.clone()
+        self.inner.lock().log.iter().cloned().collect()
     }
 
     /// The objects `tenant` has in the collection at `path` (`/venues`, `/venues/v1/aps`).

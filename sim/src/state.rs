@@ -3,7 +3,7 @@
 
 use indexmap::IndexMap;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 /// 2026-01-01T00:00:00Z: where every simulator clock starts.
@@ -185,7 +185,11 @@ impl Fault {
     }
 }
 
-/// One request the simulator answered.
+/// How many requests the log keeps (the latest).
+pub const LOG_SIZE: usize = 10_000;
+
+/// One request the simulator answered: never a secret (no header, no query, no body; a unit
+/// token call's tenant masked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Logged {
     pub method: String,
@@ -207,7 +211,8 @@ pub struct State {
     pub tokens: HashMap<String, Issued>,
     pub buckets: HashMap<(String, String), Bucket>,
     pub faults: HashMap<String, Fault>,
-    pub log: Vec<Logged>,
+    /// The last [`LOG_SIZE`] requests, oldest first.
+    pub log: VecDeque<Logged>,
     /// Customers tenants created (`POST /tenants`), by the creating tenant.
     pub customers: HashMap<String, Vec<String>>,
     counter: u64,
@@ -221,7 +226,7 @@ impl State {
             tokens: HashMap::new(),
             buckets: HashMap::new(),
             faults: HashMap::new(),
-            log: Vec::new(),
+            log: VecDeque::new(),
             customers: HashMap::new(),
             counter: 0,
         }
@@ -229,6 +234,14 @@ impl State {
 
     pub fn tenant(&mut self, id: &str) -> &mut TenantData {
         self.tenants.entry(id.to_owned()).or_default()
+    }
+
+    /// Logs a request answered, forgetting the oldest past [`LOG_SIZE`].
+    pub fn record(&mut self, request: Logged) {
+        if self.log.len() >= LOG_SIZE {
+            self.log.pop_front();
+        }
+        self.log.push_back(request);
     }
 
     /// A new id, shaped like a UUID (unique within the simulator).
@@ -265,6 +278,23 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_log_keeps_the_latest_requests() {
+        let mut state = State::new(true);
+        for at_ms in 0..(LOG_SIZE as u64 + 5) {
+            state.record(Logged {
+                method: "GET".into(),
+                path: "/".into(),
+                operation: None,
+                tenant: None,
+                status: 200,
+                at_ms,
+            });
+        }
+        assert_eq!(state.log.len(), LOG_SIZE);
+        assert_eq!(state.log.front().map(|l| l.at_ms), Some(5));
+    }
 
     #[test]
     fn dates_are_rfc3339() {

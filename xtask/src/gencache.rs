@@ -122,9 +122,12 @@ pub fn inputs(top: &Path) -> Inputs {
     Inputs(ruckus_codegen::hash128(&parts))
 }
 
-/// The crate guide the top-level file names (`crate.guide`), if any.
+/// The crate guide the top-level file names (`crate.guide`), if any. The file is parsed only
+/// once it passed the spec limits (serde_yaml takes time quadratic in the nesting depth): a
+/// file that does not names no guide here, and the run refuses it.
 fn guide(top: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(top).ok()?;
+    let limits = ruckus_codegen::limits::Limits::from_env().ok()?;
+    let text = ruckus_codegen::limits::read(top, &limits).ok()?;
     let value: serde_yaml::Value = serde_yaml::from_str(&text).ok()?;
     let name = value.get("crate")?.get("guide")?.as_str()?;
     Some(top.parent()?.join(name))

@@ -50,6 +50,13 @@ fn report(diags: Vec<ruckus_codegen::Diagnostic>, out: &Path) -> String {
     s
 }
 
+/// The spec limits' checks of the top-level file `top` (its size, lines and nesting), made
+/// before anything parses it.
+fn check_top(top: &Path) -> Result<(), ruckus_codegen::Diagnostic> {
+    let limits = ruckus_codegen::limits::Limits::from_env()?;
+    ruckus_codegen::limits::read(top, &limits).map(drop)
+}
+
 /// The target directory, where the caches of `generate` live.
 fn target_dir() -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) {
@@ -63,6 +70,9 @@ fn target_dir() -> PathBuf {
 /// changed. With the cache (not `--no-cache`), a run whose inputs and output directory are as
 /// the last run left them stops at once, and formatted Rust is reused (see `gencache`).
 pub fn generate(paths: &Paths, use_cache: bool) -> Result<(), String> {
+    // The spec limits first: the cache reads the top-level file too (for the crate guide it
+    // names), and nothing may parse a spec file before they passed.
+    check_top(&paths.spec).map_err(|d| report(vec![d], &paths.out))?;
     let cache = use_cache
         .then(|| crate::gencache::Cache::open(&target_dir()))
         .flatten();

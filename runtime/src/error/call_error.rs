@@ -94,6 +94,10 @@ pub enum Error {
         /// What is wrong: `is not set`, `is empty`, `is not a region: ...`.
         problem: &'static str,
     },
+    /// The work of one tenant in [`for_each_tenant`](crate::for_each_tenant) panicked: that
+    /// tenant's outcome (the others keep theirs). The panic's message is not kept (it may
+    /// hold anything); the panic hook has reported it.
+    Panicked,
 }
 
 impl Error {
@@ -202,6 +206,32 @@ impl Error {
         Error::Activity(Box::new(error))
     }
 
+    /// A copy of this error, for each of several results it ends (the activities of one failed
+    /// query); a transport error's source becomes its text.
+    pub(crate) fn duplicate(&self) -> Error {
+        match self {
+            Error::Transport(source) => Error::Transport(source.to_string().into()),
+            Error::Timeout => Error::Timeout,
+            Error::Auth { status, message } => Error::Auth {
+                status: *status,
+                message: message.clone(),
+            },
+            Error::Api(e) => Error::Api(e.clone()),
+            Error::Decode(e) => Error::Decode(e.clone()),
+            Error::InvalidRequest { message } => Error::invalid(message.clone()),
+            Error::Activity(e) => Error::Activity(e.clone()),
+            Error::BodyTooLarge { limit, status } => Error::BodyTooLarge {
+                limit: *limit,
+                status: *status,
+            },
+            Error::InvalidTenantId { message } => Error::InvalidTenantId {
+                message: message.clone(),
+            },
+            Error::Env { variable, problem } => Error::Env { variable, problem },
+            Error::Panicked => Error::Panicked,
+        }
+    }
+
     pub(crate) fn invalid(message: impl Into<String>) -> Error {
         Error::InvalidRequest {
             message: message.into(),
@@ -246,6 +276,7 @@ impl fmt::Display for Error {
             Error::Env { variable, problem } => {
                 write!(f, "environment variable {variable} {problem}")
             }
+            Error::Panicked => f.write_str("the work for this tenant panicked"),
         }
     }
 }

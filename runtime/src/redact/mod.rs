@@ -125,6 +125,15 @@ impl Redactor {
         text.map(|t| self.text(t))
     }
 
+    /// `value`'s `Debug` output, with every echo of every secret masked: for the `Debug` of
+    /// types holding what a server sent (request ids, bodies, results).
+    pub(crate) fn debug<'a>(&'a self, value: &'a dyn fmt::Debug) -> Masked<'a> {
+        Masked {
+            value,
+            redactor: self,
+        }
+    }
+
     /// `value` with every string (and object key) redacted.
     pub(crate) fn value(&self, value: Value) -> Value {
         match value {
@@ -137,6 +146,23 @@ impl Redactor {
             ),
             other => other,
         }
+    }
+}
+
+/// A value shown by its `Debug` through a [`Redactor`] ([`Redactor::debug`]).
+pub(crate) struct Masked<'a> {
+    value: &'a dyn fmt::Debug,
+    redactor: &'a Redactor,
+}
+
+impl fmt::Debug for Masked<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = if f.alternate() {
+            format!("{:#?}", self.value)
+        } else {
+            format!("{:?}", self.value)
+        };
+        f.write_str(&self.redactor.text(&text))
     }
 }
 

@@ -416,7 +416,7 @@ impl<'a> Request<'a> {
         self.send_boxed()
     }
 
-    fn options_mut(&mut self) -> &mut CallOptions {
+    pub(crate) fn options_mut(&mut self) -> &mut CallOptions {
         self.options.get_or_insert_with(Box::default)
     }
 

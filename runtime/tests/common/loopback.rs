@@ -31,6 +31,8 @@ pub struct Answer {
     pub status: u16,
     pub headers: Vec<(&'static str, String)>,
     pub body: String,
+    /// Sent this long after the request arrived (on the test's clock).
+    pub delay: std::time::Duration,
 }
 
 impl Answer {
@@ -39,7 +41,14 @@ impl Answer {
             status,
             headers: Vec::new(),
             body: body.into(),
+            delay: std::time::Duration::ZERO,
         }
+    }
+
+    /// Answers only after `delay`.
+    pub fn after(mut self, delay: std::time::Duration) -> Answer {
+        self.delay = delay;
+        self
     }
 
     pub fn header(mut self, name: &'static str, value: impl Into<String>) -> Answer {
@@ -151,6 +160,9 @@ async fn serve(mut stream: TcpStream, handler: Handler, log: Arc<Mutex<Vec<Hit>>
         }
         out.push_str("\r\n");
         out.push_str(&answer.body);
+        if !answer.delay.is_zero() {
+            tokio::time::sleep(answer.delay).await;
+        }
         if stream.write_all(out.as_bytes()).await.is_err() {
             return;
         }
