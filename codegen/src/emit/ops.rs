@@ -221,7 +221,8 @@ pub fn emit_bulk_waiter(query: &OpIr, activity: &OpIr, area: &str) -> TokenStrea
         "pauses as `options` says. Returns one result per request, in the order given: the".into(),
         "activity on `SUCCESS`, `Error::Activity` on `FAIL` or when still open at the timeout;"
             .into(),
-        "a query that fails after its retries ends the wait with its error.".into(),
+        "a query that fails after its retries is the error of the requests it asked about".into(),
+        "(the other tenants' results stand).".into(),
     ]);
     quote! {
         #d

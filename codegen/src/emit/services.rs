@@ -105,6 +105,10 @@ pub(super) fn for_tenant() -> TokenStream {
             fn for_tenant(&self, tenant_id: &str) -> Result<Self, Error> {
                 self.with_tenant(tenant_id)
             }
+
+            fn runtime_client(&self) -> Option<&ruckus_one_runtime::Client> {
+                Some(&self.inner)
+            }
         }
     }
 }

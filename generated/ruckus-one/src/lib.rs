@@ -11444,6 +11444,9 @@ impl ruckus_one_runtime::ForTenant for Client {
     fn for_tenant(&self, tenant_id: &str) -> Result<Self, Error> {
         self.with_tenant(tenant_id)
     }
+    fn runtime_client(&self) -> Option<&ruckus_one_runtime::Client> {
+        Some(&self.inner)
+    }
 }
 /// The client: one token cache and connection pool shared by every API.
 ///

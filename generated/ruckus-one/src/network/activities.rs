@@ -1237,7 +1237,8 @@ impl<'a> super::NetworkClient<'a> {
     /// Each round sends one `POST /activities/query` per tenant for up to 500 of its open request ids, then
     /// pauses as `options` says. Returns one result per request, in the order given: the
     /// activity on `SUCCESS`, `Error::Activity` on `FAIL` or when still open at the timeout;
-    /// a query that fails after its retries ends the wait with its error.
+    /// a query that fails after its retries is the error of the requests it asked about
+    /// (the other tenants' results stand).
     pub async fn wait_all(
         &self,
         pending: impl IntoIterator<Item = ruckus_one_runtime::PendingActivity>,
