@@ -214,8 +214,14 @@ fn variants(at: &At<'_>, t: &mut TypeDef, diags: &mut Diagnostics) {
         );
         return;
     };
+    // Several variants may share a type (told apart by their tags): the n-th correction of a
+    // type corrects the n-th variant of it.
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for v in &o.variants {
-        match union.variants.iter_mut().find(|u| u.ty == v.ty) {
+        let nth = seen.entry(v.ty.as_str()).or_default();
+        let found = union.variants.iter_mut().filter(|u| u.ty == v.ty).nth(*nth);
+        *nth += 1;
+        match found {
             Some(u) => {
                 if let Some(value) = &v.value {
                     u.value = Some(value.clone());

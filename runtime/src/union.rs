@@ -165,6 +165,25 @@ pub fn try_decode<T: DeserializeOwned>(value: &RawJson) -> Option<T> {
     value.decode().ok()
 }
 
+/// The order in which a union without a discriminator tries its variants on `value`: for an
+/// object, the variants whose wire fields (`fields`, per variant) name more of its keys come
+/// first, ties in declaration order; anything else, declaration order. A variant whose fields
+/// are all optional takes any object, so trying the variants in declaration order alone would
+/// decode every value as the first of them, its data in `additional_fields`.
+pub fn by_fit(value: &RawJson, fields: &[&[&str]]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..fields.len()).collect();
+    if let Some(entries) = object_entries(value) {
+        let fit = |i: usize| {
+            entries
+                .iter()
+                .filter(|(k, _)| fields[i].contains(&k.as_str()))
+                .count()
+        };
+        order.sort_by_key(|&i| std::cmp::Reverse(fit(i)));
+    }
+    order
+}
+
 /// Reads the value a union is decoded from, as its JSON text (generic over the deserializer).
 pub fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<RawJson, D::Error> {
     serde::Deserialize::deserialize(deserializer)
@@ -239,6 +258,21 @@ mod tests {
             assert_eq!(try_decode::<Psk>(&value), None);
             assert_eq!(value.as_json(), format!("[{number}]"));
         }
+    }
+
+    #[test]
+    fn an_object_tries_the_variants_naming_most_of_its_keys_first() {
+        let rf: &[&str] = &["channel", "rssi"];
+        let lldp: &[&str] = &["lldpInterface", "lldpVia", "rssi"];
+        let value = raw(json!({"lldpInterface": "eth0", "lldpVia": "LLDP"}));
+        assert_eq!(by_fit(&value, &[rf, lldp]), [1, 0]);
+        let value = raw(json!({"rssi": -60}));
+        assert_eq!(
+            by_fit(&value, &[rf, lldp]),
+            [0, 1],
+            "a tie keeps the declared order"
+        );
+        assert_eq!(by_fit(&raw(json!([1])), &[rf, lldp]), [0, 1]);
     }
 
     #[test]

@@ -320,7 +320,8 @@ fn secret_wire_names(u: &UnionIr, api: &ApiIr) -> Vec<String> {
     out.into_iter().collect()
 }
 
-/// The body of a union's `deserialize`: by discriminator, or the first variant that decodes.
+/// The body of a union's `deserialize`: by discriminator, or the first variant that decodes,
+/// those naming more of an object's keys first.
 fn union_decode(type_name: &str, u: &UnionIr, api: &ApiIr) -> TokenStream {
     match &u.discriminator {
         Some(d) => {
@@ -343,17 +344,48 @@ fn union_decode(type_name: &str, u: &UnionIr, api: &ApiIr) -> TokenStream {
             }
         }
         None => {
-            let tries = u.variants.iter().map(|v| {
+            // Each variant's wire fields: an object value is tried first against the variants
+            // that name most of its keys, so a variant whose fields are all optional (it takes
+            // any object) does not take the values of another.
+            let fields = u.variants.iter().map(|v| {
+                let wire = wire_fields(api, v.type_name());
+                quote!(&[#(#wire),*])
+            });
+            let arms = u.variants.iter().enumerate().map(|(i, v)| {
                 let n = ident(&v.rust);
+                let i = proc_macro2::Literal::usize_unsuffixed(i);
                 quote! {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-                        return Ok(Self::#n(v));
+                    #i => {
+                        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                            return Ok(Self::#n(v));
+                        }
                     }
                 }
             });
-            quote!(#(#tries)* Ok(Self::Unknown(value)))
+            quote! {
+                for i in ruckus_one_runtime::union::by_fit(&value, &[#(#fields),*]) {
+                    match i {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+                Ok(Self::Unknown(value))
+            }
         }
     }
+}
+
+/// The wire names of an object type's fields (none for another kind of type).
+fn wire_fields<'a>(api: &'a ApiIr, name: &str) -> Vec<&'a str> {
+    api.areas
+        .iter()
+        .flat_map(|a| &a.types)
+        .find(|t| t.name == name)
+        .map(|t| match &t.kind {
+            TypeKind::Object(fields, _) => fields.iter().map(|f| f.wire.as_str()).collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default()
 }
 
 /// `From` for each variant whose type is a type of its own that no other variant shares.

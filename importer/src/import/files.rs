@@ -81,7 +81,7 @@ pub fn field(f: &DraftField) -> Field {
         required: f.required,
         nullable: f.nullable,
         description: None,
-        provenance: None,
+        provenance: f.provenance.clone(),
         secret: f.secret,
         constraints: f.constraints.iter().cloned().collect(),
         deprecated: f

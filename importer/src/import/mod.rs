@@ -22,6 +22,7 @@ mod files;
 mod index;
 mod naming;
 mod owners;
+mod payloads;
 mod plan;
 mod report;
 mod validate;
@@ -49,7 +50,7 @@ pub fn stale(top: &Path, openapi: &Path) -> Result<Option<Vec<String>>, String> 
     let Some(docs) = load_docs(openapi)? else {
         return Ok(None);
     };
-    let (changes, _) = plan_changes(top, &docs, None)?;
+    let (changes, _) = plan_changes(top, &docs, &payloads_beside(openapi), None)?;
     Ok(Some(
         changes
             .into_iter()
@@ -65,6 +66,11 @@ pub fn stale(top: &Path, openapi: &Path) -> Result<Option<Vec<String>>, String> 
     ))
 }
 
+/// The vendor's payloads beside the descriptions (`<openapi>/../payloads`; absent: none).
+pub fn payloads_beside(openapi: &Path) -> PathBuf {
+    openapi.join("..").join("payloads")
+}
+
 /// Every change to the imported files of the API (or of every API), and the report.
 pub type Changes = Vec<(PathBuf, Option<String>)>;
 
@@ -73,6 +79,7 @@ pub type Changes = Vec<(PathBuf, Option<String>)>;
 pub fn plan_changes(
     top: &Path,
     docs: &Docs,
+    payloads_dir: &Path,
     only: Option<&str>,
 ) -> Result<(Changes, String), String> {
     let loaded = load_curated(top).map_err(|diags| {
@@ -85,6 +92,7 @@ pub fn plan_changes(
         return Err(format!("no API `{api}` in {}", top.display()));
     }
     let spec_dir = top.parent().unwrap_or(Path::new("."));
+    let payloads = payloads::Payloads::read(payloads_dir, &payloads::artefacts(spec_dir))?;
     let mut changes = Vec::new();
     let mut report = String::new();
     let spec_keys = owners::spec_keys(&loaded);
@@ -108,7 +116,8 @@ pub fn plan_changes(
             tenant_header,
         );
         let service_files = service_files(api);
-        let (planned, mut findings) = plan::plan(docs, &areas, &service_files, &mut drafted.ops);
+        let (planned, mut findings) =
+            plan::plan(docs, &areas, &service_files, &mut drafted.ops, &payloads);
         findings.exceptions = drafted.exceptions;
         let mut types: BTreeMap<String, Vec<_>> = planned.types;
         let mut additions = planned.additions;

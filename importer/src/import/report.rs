@@ -28,7 +28,7 @@ pub fn report_of(api: &str, f: &plan::Findings) -> String {
     for (title, list) in [
         ("places the descriptions cannot type", &f.unresolved),
         (
-            "fields the descriptions give curated types that they lack",
+            "fields added to curated types (from the descriptions and payloads)",
             &f.curated_gaps,
         ),
         ("routes not drafted", &f.exceptions),
@@ -39,6 +39,12 @@ pub fn report_of(api: &str, f: &plan::Findings) -> String {
                 out.push_str(&format!("- {item}\n"));
             }
         }
+    }
+    if f.payload_fields > 0 {
+        out.push_str(&format!(
+            "\nfields added because the vendor's payloads send them: {}\n",
+            f.payload_fields
+        ));
     }
     out.push('\n');
     out

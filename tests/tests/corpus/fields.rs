@@ -147,11 +147,15 @@ impl Walk<'_, '_> {
                             .map(|v| (v, Some(d.as_str())))
                     }
                     (Some(_), _) => None,
-                    (None, _) => u
-                        .variants
-                        .iter()
-                        .find(|v| self.decodes(&v.ty, value))
-                        .map(|v| (v, None)),
+                    // As the client does: the variants naming most of an object's keys first.
+                    (None, _) => {
+                        let mut order: Vec<_> = u.variants.iter().collect();
+                        order.sort_by_key(|v| std::cmp::Reverse(self.fit(v.type_name(), value)));
+                        order
+                            .into_iter()
+                            .find(|v| self.decodes(&v.ty, value))
+                            .map(|v| (v, None))
+                    }
                 };
                 match chosen {
                     Some((variant, tag)) => {
@@ -236,6 +240,17 @@ impl Walk<'_, '_> {
             tally
                 .findings
                 .push(finding(&here, t, Class::RequiredMissing, &f.wire));
+        }
+    }
+
+    /// How many keys of an object value the object type `name` names.
+    fn fit(&self, name: &str, value: &Value) -> usize {
+        match (self.types.get(self.api, name).map(|t| &t.kind), value) {
+            (Some(TypeKind::Object(fields, _)), Value::Object(map)) => map
+                .keys()
+                .filter(|k| fields.iter().any(|f| f.wire == **k))
+                .count(),
+            _ => 0,
         }
     }
 

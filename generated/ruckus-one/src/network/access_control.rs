@@ -438,6 +438,10 @@ pub struct ApplicationLibrarySettings {
     pub updated_date: Option<String>,
     /// Version.
     pub version: Option<String>,
+    /// Current updated date (may be null). Provenance: reference (payloads ui-fixtures/get_application_library_settings/03.json).
+    pub current_updated_date: Option<String>,
+    /// Current version (may be null). Provenance: reference (payloads ui-fixtures/get_application_library_settings/03.json).
+    pub current_version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -456,6 +460,8 @@ impl serde::Serialize for ApplicationLibrarySettings {
             w.optional("releasedDate", &v.released_date);
             w.optional("updatedDate", &v.updated_date);
             w.optional("version", &v.version);
+            w.optional("currentUpdatedDate", &v.current_updated_date);
+            w.optional("currentVersion", &v.current_version);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -477,6 +483,8 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
                 released_date: f.optional("releasedDate"),
                 updated_date: f.optional("updatedDate"),
                 version: f.optional("version"),
+                current_updated_date: f.optional("currentUpdatedDate"),
+                current_version: f.optional("currentVersion"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -496,6 +504,8 @@ impl ApplicationLibrarySettings {
             released_date: None,
             updated_date: None,
             version: None,
+            current_updated_date: None,
+            current_version: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -530,6 +540,16 @@ impl ApplicationLibrarySettings {
     /// Sets `version`.
     pub fn with_version(mut self, value: impl Into<String>) -> Self {
         self.version = Some(value.into());
+        self
+    }
+    /// Sets `currentUpdatedDate`.
+    pub fn with_current_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.current_updated_date = Some(value.into());
+        self
+    }
+    /// Sets `currentVersion`.
+    pub fn with_current_version(mut self, value: impl Into<String>) -> Self {
+        self.current_version = Some(value.into());
         self
     }
 }
@@ -967,6 +987,10 @@ pub struct DevicePolicyV1 {
     pub rules: Option<Vec<super::common::DevicePolicyRule>>,
     /// Tenant ID.
     pub tenant_id: Option<String>,
+    /// Networks count (may be null). Provenance: reference (payloads ui-fixtures/get_device_policy_v1/01.json).
+    pub networks_count: Option<i64>,
+    /// Rules count (may be null). Provenance: reference (payloads ui-fixtures/get_device_policy_v1/01.json).
+    pub rules_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -982,6 +1006,8 @@ impl serde::Serialize for DevicePolicyV1 {
             w.field("name", &v.name);
             w.optional("rules", &v.rules);
             w.optional("tenantId", &v.tenant_id);
+            w.optional("networksCount", &v.networks_count);
+            w.optional("rulesCount", &v.rules_count);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1003,6 +1029,8 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
                 name: f.required("name")?,
                 rules: f.optional("rules"),
                 tenant_id: f.optional("tenantId"),
+                networks_count: f.optional("networksCount"),
+                rules_count: f.optional("rulesCount"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1022,6 +1050,8 @@ impl DevicePolicyV1 {
             name,
             rules: None,
             tenant_id: None,
+            networks_count: None,
+            rules_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1054,6 +1084,16 @@ impl DevicePolicyV1 {
     /// Sets `tenantId`.
     pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
         self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `networksCount`.
+    pub fn with_networks_count(mut self, value: impl Into<i64>) -> Self {
+        self.networks_count = Some(value.into());
+        self
+    }
+    /// Sets `rulesCount`.
+    pub fn with_rules_count(mut self, value: impl Into<i64>) -> Self {
+        self.rules_count = Some(value.into());
         self
     }
 }

@@ -15,6 +15,10 @@
 pub struct ApAntennaTypeSettings {
     /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
+    /// Antenna type (may be null). Provenance: reference (payloads ui-fixtures/get_ap_antenna_type_settings/01.json).
+    pub antenna_type: Option<String>,
+    /// Use venue or AP group settings (may be null). Provenance: reference (payloads ui-fixtures/get_ap_antenna_type_settings/02.json).
+    pub use_venue_or_ap_group_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -28,6 +32,8 @@ impl serde::Serialize for ApAntennaTypeSettings {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("useVenueSettings", &v.use_venue_settings);
+            w.optional("antennaType", &v.antenna_type);
+            w.optional("useVenueOrApGroupSettings", &v.use_venue_or_ap_group_settings);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -44,6 +50,8 @@ impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
         ) -> Result<ApAntennaTypeSettings, ruckus_one_runtime::object::FieldError> {
             let value = ApAntennaTypeSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
+                antenna_type: f.optional("antennaType"),
+                use_venue_or_ap_group_settings: f.optional("useVenueOrApGroupSettings"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -58,12 +66,27 @@ impl ApAntennaTypeSettings {
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
+            antenna_type: None,
+            use_venue_or_ap_group_settings: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `useVenueSettings`.
     pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
         self.use_venue_settings = Some(value.into());
+        self
+    }
+    /// Sets `antennaType`.
+    pub fn with_antenna_type(mut self, value: impl Into<String>) -> Self {
+        self.antenna_type = Some(value.into());
+        self
+    }
+    /// Sets `useVenueOrApGroupSettings`.
+    pub fn with_use_venue_or_ap_group_settings(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.use_venue_or_ap_group_settings = Some(value.into());
         self
     }
 }
@@ -845,6 +868,8 @@ pub struct ApExternalAntennaSettings {
     pub external_antenna: Option<super::common::ExternalAntenna>,
     /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
+    /// Use venue or AP group settings (may be null). Provenance: reference (payloads ui-fixtures/get_ap_external_antenna_settings/02.json).
+    pub use_venue_or_ap_group_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -859,6 +884,7 @@ impl serde::Serialize for ApExternalAntennaSettings {
         ) {
             w.optional("externalAntenna", &v.external_antenna);
             w.optional("useVenueSettings", &v.use_venue_settings);
+            w.optional("useVenueOrApGroupSettings", &v.use_venue_or_ap_group_settings);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -876,6 +902,7 @@ impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
             let value = ApExternalAntennaSettings {
                 external_antenna: f.optional("externalAntenna"),
                 use_venue_settings: f.optional("useVenueSettings"),
+                use_venue_or_ap_group_settings: f.optional("useVenueOrApGroupSettings"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -891,6 +918,7 @@ impl ApExternalAntennaSettings {
         Self {
             external_antenna: None,
             use_venue_settings: None,
+            use_venue_or_ap_group_settings: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -907,6 +935,14 @@ impl ApExternalAntennaSettings {
         self.use_venue_settings = Some(value.into());
         self
     }
+    /// Sets `useVenueOrApGroupSettings`.
+    pub fn with_use_venue_or_ap_group_settings(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.use_venue_or_ap_group_settings = Some(value.into());
+        self
+    }
 }
 /// Ap iot settings, with the fields the official description lists.
 ///
@@ -918,6 +954,10 @@ impl ApExternalAntennaSettings {
 pub struct ApIotSettings {
     /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
+    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/get_ap_iot_settings/01.json).
+    pub enabled: Option<bool>,
+    /// Mqtt broker address (may be null). Provenance: reference (payloads ui-fixtures/get_ap_iot_settings/01.json).
+    pub mqtt_broker_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -928,6 +968,8 @@ impl serde::Serialize for ApIotSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApIotSettings, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("useVenueSettings", &v.use_venue_settings);
+            w.optional("enabled", &v.enabled);
+            w.optional("mqttBrokerAddress", &v.mqtt_broker_address);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -944,6 +986,8 @@ impl<'de> serde::Deserialize<'de> for ApIotSettings {
         ) -> Result<ApIotSettings, ruckus_one_runtime::object::FieldError> {
             let value = ApIotSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
+                enabled: f.optional("enabled"),
+                mqtt_broker_address: f.optional("mqttBrokerAddress"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -958,12 +1002,24 @@ impl ApIotSettings {
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
+            enabled: None,
+            mqtt_broker_address: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `useVenueSettings`.
     pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
         self.use_venue_settings = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `mqttBrokerAddress`.
+    pub fn with_mqtt_broker_address(mut self, value: impl Into<String>) -> Self {
+        self.mqtt_broker_address = Some(value.into());
         self
     }
 }
@@ -1133,6 +1189,8 @@ pub struct ApManagementTrafficVlanSettings {
     pub use_venue_settings: Option<bool>,
     /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
+    /// VLAN override enabled (may be null). Provenance: reference (payloads ui-fixtures/get_ap_management_traffic_vlan_settings/01.json).
+    pub vlan_override_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1147,6 +1205,7 @@ impl serde::Serialize for ApManagementTrafficVlanSettings {
         ) {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.optional("vlanId", &v.vlan_id);
+            w.optional("vlanOverrideEnabled", &v.vlan_override_enabled);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1167,6 +1226,7 @@ impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
             let value = ApManagementTrafficVlanSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
                 vlan_id: f.optional("vlanId"),
+                vlan_override_enabled: f.optional("vlanOverrideEnabled"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1182,6 +1242,7 @@ impl ApManagementTrafficVlanSettings {
         Self {
             use_venue_settings: None,
             vlan_id: None,
+            vlan_override_enabled: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1193,6 +1254,11 @@ impl ApManagementTrafficVlanSettings {
     /// Sets `vlanId`.
     pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
         self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanOverrideEnabled`.
+    pub fn with_vlan_override_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.vlan_override_enabled = Some(value.into());
         self
     }
 }
@@ -1210,6 +1276,8 @@ pub struct ApMeshSettings {
     pub uplink_mac_addresses: Option<Vec<String>>,
     /// Uplink mode (default: SMART).
     pub uplink_mode: Option<ApMeshSettingsUplinkMode>,
+    /// Venue mesh enabled (may be null). Provenance: reference (payloads ui-fixtures/get_ap_mesh_settings/01.json).
+    pub venue_mesh_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1222,6 +1290,7 @@ impl serde::Serialize for ApMeshSettings {
             w.optional("meshMode", &v.mesh_mode);
             w.optional("uplinkMacAddresses", &v.uplink_mac_addresses);
             w.optional("uplinkMode", &v.uplink_mode);
+            w.optional("venueMeshEnabled", &v.venue_mesh_enabled);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1240,6 +1309,7 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettings {
                 mesh_mode: f.optional("meshMode"),
                 uplink_mac_addresses: f.optional("uplinkMacAddresses"),
                 uplink_mode: f.optional("uplinkMode"),
+                venue_mesh_enabled: f.optional("venueMeshEnabled"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1256,6 +1326,7 @@ impl ApMeshSettings {
             mesh_mode: None,
             uplink_mac_addresses: None,
             uplink_mode: None,
+            venue_mesh_enabled: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1275,6 +1346,11 @@ impl ApMeshSettings {
         value: impl Into<ApMeshSettingsUplinkMode>,
     ) -> Self {
         self.uplink_mode = Some(value.into());
+        self
+    }
+    /// Sets `venueMeshEnabled`.
+    pub fn with_venue_mesh_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.venue_mesh_enabled = Some(value.into());
         self
     }
 }
@@ -2361,6 +2437,8 @@ pub struct ApRadioSettings {
     pub enable50_g: Option<bool>,
     /// Enable 6G (default: false).
     pub enable6_g: Option<bool>,
+    /// Use venue settings (may be null). Provenance: reference (payloads ui-fixtures/get_ap_radio_settings/01.json).
+    pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2377,6 +2455,7 @@ impl serde::Serialize for ApRadioSettings {
             w.optional("enable24G", &v.enable24_g);
             w.optional("enable50G", &v.enable50_g);
             w.optional("enable6G", &v.enable6_g);
+            w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2399,6 +2478,7 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
                 enable24_g: f.optional("enable24G"),
                 enable50_g: f.optional("enable50G"),
                 enable6_g: f.optional("enable6G"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2419,6 +2499,7 @@ impl ApRadioSettings {
             enable24_g: None,
             enable50_g: None,
             enable6_g: None,
+            use_venue_settings: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2467,6 +2548,11 @@ impl ApRadioSettings {
     /// Sets `enable6G`.
     pub fn with_enable6_g(mut self, value: impl Into<bool>) -> Self {
         self.enable6_g = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
         self
     }
 }
@@ -2674,6 +2760,8 @@ impl ApStickyClientSteeringSettings {
 pub struct ApUsbPortSettings {
     /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
+    /// Usb port enable (may be null). Provenance: reference (payloads ui-fixtures/get_ap_usb_port_settings/01.json).
+    pub usb_port_enable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2684,6 +2772,7 @@ impl serde::Serialize for ApUsbPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApUsbPortSettings, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("useVenueSettings", &v.use_venue_settings);
+            w.optional("usbPortEnable", &v.usb_port_enable);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2700,6 +2789,7 @@ impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
         ) -> Result<ApUsbPortSettings, ruckus_one_runtime::object::FieldError> {
             let value = ApUsbPortSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
+                usb_port_enable: f.optional("usbPortEnable"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2714,12 +2804,18 @@ impl ApUsbPortSettings {
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
+            usb_port_enable: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `useVenueSettings`.
     pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
         self.use_venue_settings = Some(value.into());
+        self
+    }
+    /// Sets `usbPortEnable`.
+    pub fn with_usb_port_enable(mut self, value: impl Into<bool>) -> Self {
+        self.usb_port_enable = Some(value.into());
         self
     }
 }
@@ -2847,6 +2943,10 @@ impl Channels6G {
 pub struct VenueApSnmpAgentProfileSettings {
     /// Use venue settings (default: true).
     pub use_venue_settings: Option<bool>,
+    /// AP SNMP agent profile ID (may be null). Provenance: reference (payloads ui-fixtures/get_ap_snmp_agent_profile_settings/01.json).
+    pub ap_snmp_agent_profile_id: Option<String>,
+    /// Enable AP SNMP (may be null). Provenance: reference (payloads ui-fixtures/get_ap_snmp_agent_profile_settings/01.json).
+    pub enable_ap_snmp: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2860,6 +2960,8 @@ impl serde::Serialize for VenueApSnmpAgentProfileSettings {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("useVenueSettings", &v.use_venue_settings);
+            w.optional("apSnmpAgentProfileId", &v.ap_snmp_agent_profile_id);
+            w.optional("enableApSnmp", &v.enable_ap_snmp);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2879,6 +2981,8 @@ impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
         > {
             let value = VenueApSnmpAgentProfileSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
+                ap_snmp_agent_profile_id: f.optional("apSnmpAgentProfileId"),
+                enable_ap_snmp: f.optional("enableApSnmp"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2893,12 +2997,24 @@ impl VenueApSnmpAgentProfileSettings {
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
+            ap_snmp_agent_profile_id: None,
+            enable_ap_snmp: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `useVenueSettings`.
     pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
         self.use_venue_settings = Some(value.into());
+        self
+    }
+    /// Sets `apSnmpAgentProfileId`.
+    pub fn with_ap_snmp_agent_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_snmp_agent_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `enableApSnmp`.
+    pub fn with_enable_ap_snmp(mut self, value: impl Into<bool>) -> Self {
+        self.enable_ap_snmp = Some(value.into());
         self
     }
 }

@@ -190,6 +190,10 @@ pub struct Ca {
     pub details: Option<String>,
     /// Status.
     pub status: Option<Vec<CaStatus>>,
+    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_authorities/03.json).
+    pub enabled: Option<bool>,
+    /// Ocsp URL (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_authorities/03.json).
+    pub ocsp_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -227,6 +231,8 @@ impl serde::Serialize for Ca {
             w.optional("chain", &v.chain);
             w.optional("details", &v.details);
             w.optional("status", &v.status);
+            w.optional("enabled", &v.enabled);
+            w.optional("ocspUrl", &v.ocsp_url);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -270,6 +276,8 @@ impl<'de> serde::Deserialize<'de> for Ca {
                 chain: f.optional("chain"),
                 details: f.optional("details"),
                 status: f.optional("status"),
+                enabled: f.optional("enabled"),
+                ocsp_url: f.optional("ocspUrl"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -319,6 +327,8 @@ pub struct CaBuilder {
     chain: Option<String>,
     details: Option<String>,
     status: Option<Vec<CaStatus>>,
+    enabled: Option<bool>,
+    ocsp_url: Option<String>,
 }
 impl CaBuilder {
     /// Sets `id` (optional).
@@ -464,6 +474,16 @@ impl CaBuilder {
         self.status = Some(value.into());
         self
     }
+    /// Sets `enabled` (optional).
+    pub fn enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `ocspUrl` (optional).
+    pub fn ocsp_url(mut self, value: impl Into<String>) -> Self {
+        self.ocsp_url = Some(value.into());
+        self
+    }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<Ca, ruckus_one_runtime::MissingField> {
         let missing = |field| ruckus_one_runtime::MissingField::new("Ca", field);
@@ -496,6 +516,8 @@ impl CaBuilder {
             chain: self.chain,
             details: self.details,
             status: self.status,
+            enabled: self.enabled,
+            ocsp_url: self.ocsp_url,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
@@ -1756,6 +1778,12 @@ pub struct CertificateAuthority {
     pub chain: Option<String>,
     /// Details. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub details: Option<String>,
+    /// Data (may be null). Provenance: reference (payloads ui-fixtures/get_certificate_authority/01.json).
+    pub data: Option<String>,
+    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/get_certificate_authority/02.json).
+    pub enabled: Option<bool>,
+    /// Ocsp URL (may be null). Provenance: reference (payloads ui-fixtures/get_certificate_authority/02.json).
+    pub ocsp_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1793,6 +1821,9 @@ impl serde::Serialize for CertificateAuthority {
             w.optional("ocspHash", &v.ocsp_hash);
             w.optional("chain", &v.chain);
             w.optional("details", &v.details);
+            w.optional("data", &v.data);
+            w.optional("enabled", &v.enabled);
+            w.optional("ocspUrl", &v.ocsp_url);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1836,6 +1867,9 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
                 ocsp_hash: f.optional("ocspHash"),
                 chain: f.optional("chain"),
                 details: f.optional("details"),
+                data: f.optional("data"),
+                enabled: f.optional("enabled"),
+                ocsp_url: f.optional("ocspUrl"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1877,6 +1911,9 @@ impl CertificateAuthority {
             ocsp_hash: None,
             chain: None,
             details: None,
+            data: None,
+            enabled: None,
+            ocsp_url: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2027,6 +2064,21 @@ impl CertificateAuthority {
     /// Sets `details`.
     pub fn with_details(mut self, value: impl Into<String>) -> Self {
         self.details = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<String>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `ocspUrl`.
+    pub fn with_ocsp_url(mut self, value: impl Into<String>) -> Self {
+        self.ocsp_url = Some(value.into());
         self
     }
 }
@@ -2182,7 +2234,7 @@ impl CertificateGenerateCert {
 }
 /// Key usage of a certificate or certificate authority.
 ///
-/// Provenance: documented.
+/// Provenance: reference (payloads ui-fixtures/get_certificate_authority/02.json, ui-fixtures/query_certificate_authorities/03.json (KEY_CERT_SIGN, CRL_SIGN, DATA_ENCIPHERMENT; DIGITAL_SIGNATURE and KEY_ENCIPHERMENT are documented)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -2193,6 +2245,12 @@ pub enum CertificateKeyUsage {
     DigitalSignature,
     /// `KEY_ENCIPHERMENT`
     KeyEncipherment,
+    /// `KEY_CERT_SIGN`
+    KeyCertSign,
+    /// `CRL_SIGN`
+    CrlSign,
+    /// `DATA_ENCIPHERMENT`
+    DataEncipherment,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -2202,6 +2260,9 @@ impl CertificateKeyUsage {
         match self {
             Self::DigitalSignature => "DIGITAL_SIGNATURE",
             Self::KeyEncipherment => "KEY_ENCIPHERMENT",
+            Self::KeyCertSign => "KEY_CERT_SIGN",
+            Self::CrlSign => "CRL_SIGN",
+            Self::DataEncipherment => "DATA_ENCIPHERMENT",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -2211,6 +2272,9 @@ impl From<&str> for CertificateKeyUsage {
         match s {
             "DIGITAL_SIGNATURE" => Self::DigitalSignature,
             "KEY_ENCIPHERMENT" => Self::KeyEncipherment,
+            "KEY_CERT_SIGN" => Self::KeyCertSign,
+            "CRL_SIGN" => Self::CrlSign,
+            "DATA_ENCIPHERMENT" => Self::DataEncipherment,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -2543,6 +2607,18 @@ pub struct CertificateTemplate {
     pub variables: Option<Vec<String>>,
     /// Network count (format: int32).
     pub network_count: Option<i64>,
+    /// Custom (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub custom: Option<serde_json::Value>,
+    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub enabled: Option<bool>,
+    /// Incommon (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub incommon: Option<serde_json::Value>,
+    /// Microsoft ca (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub microsoft_ca: Option<serde_json::Value>,
+    /// Network fx (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub network_fx: Option<serde_json::Value>,
+    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2567,6 +2643,12 @@ impl serde::Serialize for CertificateTemplate {
             w.optional("certificateNames", &v.certificate_names);
             w.optional("variables", &v.variables);
             w.optional("networkCount", &v.network_count);
+            w.optional("custom", &v.custom);
+            w.optional("enabled", &v.enabled);
+            w.optional("incommon", &v.incommon);
+            w.optional("microsoftCa", &v.microsoft_ca);
+            w.optional("networkFx", &v.network_fx);
+            w.optional("networkIds", &v.network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2597,6 +2679,12 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
                 certificate_names: f.optional("certificateNames"),
                 variables: f.optional("variables"),
                 network_count: f.optional("networkCount"),
+                custom: f.optional("custom"),
+                enabled: f.optional("enabled"),
+                incommon: f.optional("incommon"),
+                microsoft_ca: f.optional("microsoftCa"),
+                network_fx: f.optional("networkFx"),
+                network_ids: f.optional("networkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2625,6 +2713,12 @@ impl CertificateTemplate {
             certificate_names: None,
             variables: None,
             network_count: None,
+            custom: None,
+            enabled: None,
+            incommon: None,
+            microsoft_ca: None,
+            network_fx: None,
+            network_ids: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2703,10 +2797,40 @@ impl CertificateTemplate {
         self.network_count = Some(value.into());
         self
     }
+    /// Sets `custom`.
+    pub fn with_custom(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.custom = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `incommon`.
+    pub fn with_incommon(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.incommon = Some(value.into());
+        self
+    }
+    /// Sets `microsoftCa`.
+    pub fn with_microsoft_ca(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.microsoft_ca = Some(value.into());
+        self
+    }
+    /// Sets `networkFx`.
+    pub fn with_network_fx(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.network_fx = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
 }
 /// Certificate template ca type: the values the official description lists.
 ///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml createTemplateWithOnboardCa (inline body schema)).
+/// Provenance: reference (certificate_template_api-0.0.1.yaml createTemplateWithOnboardCa (inline body schema); empty value: payloads ui-fixtures/get_certificate_template/02.json, ui-fixtures/query_certificate_templates/02.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -2715,6 +2839,8 @@ impl CertificateTemplate {
 pub enum CertificateTemplateCaType {
     /// `ONBOARD`
     Onboard,
+    /// `  `
+    Empty,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -2723,6 +2849,7 @@ impl CertificateTemplateCaType {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Onboard => "ONBOARD",
+            Self::Empty => "",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -2731,6 +2858,7 @@ impl From<&str> for CertificateTemplateCaType {
     fn from(s: &str) -> Self {
         match s {
             "ONBOARD" => Self::Onboard,
+            "" => Self::Empty,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -2755,9 +2883,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateCaType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Onboarding settings of the template; the document shows one field.
-///
-/// Shown inline by the document; named `CertificateTemplateOnboard` by the generator.
+/// Onboarding settings of a certificate template. The document shows one field; the others come from the official description and the vendor's payloads.
 ///
 /// Provenance: documented.
 ///
@@ -2770,6 +2896,56 @@ pub struct CertificateTemplateOnboard {
     /// Wire name `commonNamePattern`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
     pub common_name_pattern: Option<String>,
+    /// Certificate authority ID (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub certificate_authority_id: Option<String>,
+    /// Certificate authority name (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub certificate_authority_name: Option<String>,
+    /// Certificate type (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub certificate_type: Option<String>,
+    /// Country pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub country_pattern: Option<String>,
+    /// Email pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub email_pattern: Option<String>,
+    /// Key usage list (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub key_usage_list: Option<serde_json::Value>,
+    /// Locality pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub locality_pattern: Option<String>,
+    /// Not after date (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub not_after_date: Option<String>,
+    /// Not after type (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub not_after_type: Option<String>,
+    /// Not after value (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub not_after_value: Option<i64>,
+    /// Not before date (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub not_before_date: Option<String>,
+    /// Not before type (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub not_before_type: Option<String>,
+    /// Not before value (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub not_before_value: Option<i64>,
+    /// Ocsp monitor cutoff days (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub ocsp_monitor_cutoff_days: Option<i64>,
+    /// Ocsp monitor enabled (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub ocsp_monitor_enabled: Option<bool>,
+    /// Organization pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub organization_pattern: Option<String>,
+    /// Organization unit pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub organization_unit_pattern: Option<String>,
+    /// San DNS name pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub san_dns_name_pattern: Option<String>,
+    /// San IP pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub san_ip_pattern: Option<String>,
+    /// San other name pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub san_other_name_pattern: Option<String>,
+    /// San rid pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub san_rid_pattern: Option<String>,
+    /// San URI pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub san_uri_pattern: Option<String>,
+    /// State pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub state_pattern: Option<String>,
+    /// Subject alternative name pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub subject_alternative_name_pattern: Option<String>,
+    /// Title pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    pub title_pattern: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2783,6 +2959,34 @@ impl serde::Serialize for CertificateTemplateOnboard {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("commonNamePattern", &v.common_name_pattern);
+            w.optional("certificateAuthorityId", &v.certificate_authority_id);
+            w.optional("certificateAuthorityName", &v.certificate_authority_name);
+            w.optional("certificateType", &v.certificate_type);
+            w.optional("countryPattern", &v.country_pattern);
+            w.optional("emailPattern", &v.email_pattern);
+            w.optional("keyUsageList", &v.key_usage_list);
+            w.optional("localityPattern", &v.locality_pattern);
+            w.optional("notAfterDate", &v.not_after_date);
+            w.optional("notAfterType", &v.not_after_type);
+            w.optional("notAfterValue", &v.not_after_value);
+            w.optional("notBeforeDate", &v.not_before_date);
+            w.optional("notBeforeType", &v.not_before_type);
+            w.optional("notBeforeValue", &v.not_before_value);
+            w.optional("ocspMonitorCutoffDays", &v.ocsp_monitor_cutoff_days);
+            w.optional("ocspMonitorEnabled", &v.ocsp_monitor_enabled);
+            w.optional("organizationPattern", &v.organization_pattern);
+            w.optional("organizationUnitPattern", &v.organization_unit_pattern);
+            w.optional("sanDnsNamePattern", &v.san_dns_name_pattern);
+            w.optional("sanIpPattern", &v.san_ip_pattern);
+            w.optional("sanOtherNamePattern", &v.san_other_name_pattern);
+            w.optional("sanRidPattern", &v.san_rid_pattern);
+            w.optional("sanUriPattern", &v.san_uri_pattern);
+            w.optional("statePattern", &v.state_pattern);
+            w.optional(
+                "subjectAlternativeNamePattern",
+                &v.subject_alternative_name_pattern,
+            );
+            w.optional("titlePattern", &v.title_pattern);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2799,6 +3003,32 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
         ) -> Result<CertificateTemplateOnboard, ruckus_one_runtime::object::FieldError> {
             let value = CertificateTemplateOnboard {
                 common_name_pattern: f.optional("commonNamePattern"),
+                certificate_authority_id: f.optional("certificateAuthorityId"),
+                certificate_authority_name: f.optional("certificateAuthorityName"),
+                certificate_type: f.optional("certificateType"),
+                country_pattern: f.optional("countryPattern"),
+                email_pattern: f.optional("emailPattern"),
+                key_usage_list: f.optional("keyUsageList"),
+                locality_pattern: f.optional("localityPattern"),
+                not_after_date: f.optional("notAfterDate"),
+                not_after_type: f.optional("notAfterType"),
+                not_after_value: f.optional("notAfterValue"),
+                not_before_date: f.optional("notBeforeDate"),
+                not_before_type: f.optional("notBeforeType"),
+                not_before_value: f.optional("notBeforeValue"),
+                ocsp_monitor_cutoff_days: f.optional("ocspMonitorCutoffDays"),
+                ocsp_monitor_enabled: f.optional("ocspMonitorEnabled"),
+                organization_pattern: f.optional("organizationPattern"),
+                organization_unit_pattern: f.optional("organizationUnitPattern"),
+                san_dns_name_pattern: f.optional("sanDnsNamePattern"),
+                san_ip_pattern: f.optional("sanIpPattern"),
+                san_other_name_pattern: f.optional("sanOtherNamePattern"),
+                san_rid_pattern: f.optional("sanRidPattern"),
+                san_uri_pattern: f.optional("sanUriPattern"),
+                state_pattern: f.optional("statePattern"),
+                subject_alternative_name_pattern: f
+                    .optional("subjectAlternativeNamePattern"),
+                title_pattern: f.optional("titlePattern"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2813,12 +3043,165 @@ impl CertificateTemplateOnboard {
     pub fn new() -> Self {
         Self {
             common_name_pattern: None,
+            certificate_authority_id: None,
+            certificate_authority_name: None,
+            certificate_type: None,
+            country_pattern: None,
+            email_pattern: None,
+            key_usage_list: None,
+            locality_pattern: None,
+            not_after_date: None,
+            not_after_type: None,
+            not_after_value: None,
+            not_before_date: None,
+            not_before_type: None,
+            not_before_value: None,
+            ocsp_monitor_cutoff_days: None,
+            ocsp_monitor_enabled: None,
+            organization_pattern: None,
+            organization_unit_pattern: None,
+            san_dns_name_pattern: None,
+            san_ip_pattern: None,
+            san_other_name_pattern: None,
+            san_rid_pattern: None,
+            san_uri_pattern: None,
+            state_pattern: None,
+            subject_alternative_name_pattern: None,
+            title_pattern: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `commonNamePattern`.
     pub fn with_common_name_pattern(mut self, value: impl Into<String>) -> Self {
         self.common_name_pattern = Some(value.into());
+        self
+    }
+    /// Sets `certificateAuthorityId`.
+    pub fn with_certificate_authority_id(mut self, value: impl Into<String>) -> Self {
+        self.certificate_authority_id = Some(value.into());
+        self
+    }
+    /// Sets `certificateAuthorityName`.
+    pub fn with_certificate_authority_name(mut self, value: impl Into<String>) -> Self {
+        self.certificate_authority_name = Some(value.into());
+        self
+    }
+    /// Sets `certificateType`.
+    pub fn with_certificate_type(mut self, value: impl Into<String>) -> Self {
+        self.certificate_type = Some(value.into());
+        self
+    }
+    /// Sets `countryPattern`.
+    pub fn with_country_pattern(mut self, value: impl Into<String>) -> Self {
+        self.country_pattern = Some(value.into());
+        self
+    }
+    /// Sets `emailPattern`.
+    pub fn with_email_pattern(mut self, value: impl Into<String>) -> Self {
+        self.email_pattern = Some(value.into());
+        self
+    }
+    /// Sets `keyUsageList`.
+    pub fn with_key_usage_list(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.key_usage_list = Some(value.into());
+        self
+    }
+    /// Sets `localityPattern`.
+    pub fn with_locality_pattern(mut self, value: impl Into<String>) -> Self {
+        self.locality_pattern = Some(value.into());
+        self
+    }
+    /// Sets `notAfterDate`.
+    pub fn with_not_after_date(mut self, value: impl Into<String>) -> Self {
+        self.not_after_date = Some(value.into());
+        self
+    }
+    /// Sets `notAfterType`.
+    pub fn with_not_after_type(mut self, value: impl Into<String>) -> Self {
+        self.not_after_type = Some(value.into());
+        self
+    }
+    /// Sets `notAfterValue`.
+    pub fn with_not_after_value(mut self, value: impl Into<i64>) -> Self {
+        self.not_after_value = Some(value.into());
+        self
+    }
+    /// Sets `notBeforeDate`.
+    pub fn with_not_before_date(mut self, value: impl Into<String>) -> Self {
+        self.not_before_date = Some(value.into());
+        self
+    }
+    /// Sets `notBeforeType`.
+    pub fn with_not_before_type(mut self, value: impl Into<String>) -> Self {
+        self.not_before_type = Some(value.into());
+        self
+    }
+    /// Sets `notBeforeValue`.
+    pub fn with_not_before_value(mut self, value: impl Into<i64>) -> Self {
+        self.not_before_value = Some(value.into());
+        self
+    }
+    /// Sets `ocspMonitorCutoffDays`.
+    pub fn with_ocsp_monitor_cutoff_days(mut self, value: impl Into<i64>) -> Self {
+        self.ocsp_monitor_cutoff_days = Some(value.into());
+        self
+    }
+    /// Sets `ocspMonitorEnabled`.
+    pub fn with_ocsp_monitor_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.ocsp_monitor_enabled = Some(value.into());
+        self
+    }
+    /// Sets `organizationPattern`.
+    pub fn with_organization_pattern(mut self, value: impl Into<String>) -> Self {
+        self.organization_pattern = Some(value.into());
+        self
+    }
+    /// Sets `organizationUnitPattern`.
+    pub fn with_organization_unit_pattern(mut self, value: impl Into<String>) -> Self {
+        self.organization_unit_pattern = Some(value.into());
+        self
+    }
+    /// Sets `sanDnsNamePattern`.
+    pub fn with_san_dns_name_pattern(mut self, value: impl Into<String>) -> Self {
+        self.san_dns_name_pattern = Some(value.into());
+        self
+    }
+    /// Sets `sanIpPattern`.
+    pub fn with_san_ip_pattern(mut self, value: impl Into<String>) -> Self {
+        self.san_ip_pattern = Some(value.into());
+        self
+    }
+    /// Sets `sanOtherNamePattern`.
+    pub fn with_san_other_name_pattern(mut self, value: impl Into<String>) -> Self {
+        self.san_other_name_pattern = Some(value.into());
+        self
+    }
+    /// Sets `sanRidPattern`.
+    pub fn with_san_rid_pattern(mut self, value: impl Into<String>) -> Self {
+        self.san_rid_pattern = Some(value.into());
+        self
+    }
+    /// Sets `sanUriPattern`.
+    pub fn with_san_uri_pattern(mut self, value: impl Into<String>) -> Self {
+        self.san_uri_pattern = Some(value.into());
+        self
+    }
+    /// Sets `statePattern`.
+    pub fn with_state_pattern(mut self, value: impl Into<String>) -> Self {
+        self.state_pattern = Some(value.into());
+        self
+    }
+    /// Sets `subjectAlternativeNamePattern`.
+    pub fn with_subject_alternative_name_pattern(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.subject_alternative_name_pattern = Some(value.into());
+        self
+    }
+    /// Sets `titlePattern`.
+    pub fn with_title_pattern(mut self, value: impl Into<String>) -> Self {
+        self.title_pattern = Some(value.into());
         self
     }
 }
@@ -3310,6 +3693,16 @@ pub struct DeviceCertificate {
     pub description: Option<String>,
     /// Enrollment type.
     pub enrollment_type: Option<DeviceCertificateEnrollmentType>,
+    /// Certificate authorities ID (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_template_identity_certificates/01.json).
+    pub certificate_authorities_id: Option<String>,
+    /// Certificate template ID (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_template_identity_certificates/01.json).
+    pub certificate_template_id: Option<String>,
+    /// Certificate type (may be null). Provenance: reference (payloads ui-fixtures/query_certificates/01.json).
+    pub certificate_type: Option<serde_json::Value>,
+    /// Identity ID (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_template_identity_certificates/01.json).
+    pub identity_id: Option<String>,
+    /// Key usage (may be null). Provenance: reference (payloads ui-fixtures/query_certificates/01.json).
+    pub key_usage: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -3344,6 +3737,11 @@ impl serde::Serialize for DeviceCertificate {
             w.optional("details", &v.details);
             w.optional("description", &v.description);
             w.optional("enrollmentType", &v.enrollment_type);
+            w.optional("certificateAuthoritiesId", &v.certificate_authorities_id);
+            w.optional("certificateTemplateId", &v.certificate_template_id);
+            w.optional("certificateType", &v.certificate_type);
+            w.optional("identityId", &v.identity_id);
+            w.optional("keyUsage", &v.key_usage);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -3384,6 +3782,11 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
                 details: f.optional("details"),
                 description: f.optional("description"),
                 enrollment_type: f.optional("enrollmentType"),
+                certificate_authorities_id: f.optional("certificateAuthoritiesId"),
+                certificate_template_id: f.optional("certificateTemplateId"),
+                certificate_type: f.optional("certificateType"),
+                identity_id: f.optional("identityId"),
+                key_usage: f.optional("keyUsage"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3422,6 +3825,11 @@ impl DeviceCertificate {
             details: None,
             description: None,
             enrollment_type: None,
+            certificate_authorities_id: None,
+            certificate_template_id: None,
+            certificate_type: None,
+            identity_id: None,
+            key_usage: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -3559,6 +3967,31 @@ impl DeviceCertificate {
         self.enrollment_type = Some(value.into());
         self
     }
+    /// Sets `certificateAuthoritiesId`.
+    pub fn with_certificate_authorities_id(mut self, value: impl Into<String>) -> Self {
+        self.certificate_authorities_id = Some(value.into());
+        self
+    }
+    /// Sets `certificateTemplateId`.
+    pub fn with_certificate_template_id(mut self, value: impl Into<String>) -> Self {
+        self.certificate_template_id = Some(value.into());
+        self
+    }
+    /// Sets `certificateType`.
+    pub fn with_certificate_type(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.certificate_type = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `keyUsage`.
+    pub fn with_key_usage(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.key_usage = Some(value.into());
+        self
+    }
 }
 /// Device certificate enrollment type: the values the official description lists.
 ///
@@ -3621,7 +4054,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificateEnrollmentType {
 }
 /// Key usages: the values the official description lists.
 ///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto (inline)).
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto (inline); values KEY_CERT_SIGN, CRL_SIGN, DATA_ENCIPHERMENT: payloads ui-fixtures/query_certificate_authorities/03.json, ui-fixtures/query_sub_certificate_authorities/01.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -3632,6 +4065,12 @@ pub enum KeyUsages {
     DigitalSignature,
     /// `KEY_ENCIPHERMENT`
     KeyEncipherment,
+    /// `KEY_CERT_SIGN`
+    KeyCertSign,
+    /// `CRL_SIGN`
+    CrlSign,
+    /// `DATA_ENCIPHERMENT`
+    DataEncipherment,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -3641,6 +4080,9 @@ impl KeyUsages {
         match self {
             Self::DigitalSignature => "DIGITAL_SIGNATURE",
             Self::KeyEncipherment => "KEY_ENCIPHERMENT",
+            Self::KeyCertSign => "KEY_CERT_SIGN",
+            Self::CrlSign => "CRL_SIGN",
+            Self::DataEncipherment => "DATA_ENCIPHERMENT",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -3650,6 +4092,9 @@ impl From<&str> for KeyUsages {
         match s {
             "DIGITAL_SIGNATURE" => Self::DigitalSignature,
             "KEY_ENCIPHERMENT" => Self::KeyEncipherment,
+            "KEY_CERT_SIGN" => Self::KeyCertSign,
+            "CRL_SIGN" => Self::CrlSign,
+            "DATA_ENCIPHERMENT" => Self::DataEncipherment,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -5110,6 +5555,20 @@ pub struct SamlIdpProfileRequest {
     pub updated_date: Option<String>,
     /// Attribute mappings (max_items: 64; min_items: 0).
     pub attribute_mappings: Option<Vec<AttributeMapping>>,
+    /// Authentication request signed enabled (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/02.json).
+    pub authentication_request_signed_enabled: Option<bool>,
+    /// Encryption certificate enabled (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    pub encryption_certificate_enabled: Option<bool>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    pub id: Option<String>,
+    /// Signing certificate enabled (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    pub signing_certificate_enabled: Option<bool>,
+    /// Signing certificate ID (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/05.json).
+    pub signing_certificate_id: Option<String>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    pub tenant_id: Option<String>,
+    /// Wifi network IDs (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -5127,6 +5586,19 @@ impl serde::Serialize for SamlIdpProfileRequest {
             w.optional("metadataUrl", &v.metadata_url);
             w.optional("updatedDate", &v.updated_date);
             w.optional("attributeMappings", &v.attribute_mappings);
+            w.optional(
+                "authenticationRequestSignedEnabled",
+                &v.authentication_request_signed_enabled,
+            );
+            w.optional(
+                "encryptionCertificateEnabled",
+                &v.encryption_certificate_enabled,
+            );
+            w.optional("id", &v.id);
+            w.optional("signingCertificateEnabled", &v.signing_certificate_enabled);
+            w.optional("signingCertificateId", &v.signing_certificate_id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -5147,6 +5619,15 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
                 metadata_url: f.optional("metadataUrl"),
                 updated_date: f.optional("updatedDate"),
                 attribute_mappings: f.optional("attributeMappings"),
+                authentication_request_signed_enabled: f
+                    .optional("authenticationRequestSignedEnabled"),
+                encryption_certificate_enabled: f
+                    .optional("encryptionCertificateEnabled"),
+                id: f.optional("id"),
+                signing_certificate_enabled: f.optional("signingCertificateEnabled"),
+                signing_certificate_id: f.optional("signingCertificateId"),
+                tenant_id: f.optional("tenantId"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5165,6 +5646,13 @@ impl SamlIdpProfileRequest {
             metadata_url: None,
             updated_date: None,
             attribute_mappings: None,
+            authentication_request_signed_enabled: None,
+            encryption_certificate_enabled: None,
+            id: None,
+            signing_certificate_enabled: None,
+            signing_certificate_id: None,
+            tenant_id: None,
+            wifi_network_ids: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -5189,6 +5677,47 @@ impl SamlIdpProfileRequest {
         value: impl Into<Vec<AttributeMapping>>,
     ) -> Self {
         self.attribute_mappings = Some(value.into());
+        self
+    }
+    /// Sets `authenticationRequestSignedEnabled`.
+    pub fn with_authentication_request_signed_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.authentication_request_signed_enabled = Some(value.into());
+        self
+    }
+    /// Sets `encryptionCertificateEnabled`.
+    pub fn with_encryption_certificate_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.encryption_certificate_enabled = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `signingCertificateEnabled`.
+    pub fn with_signing_certificate_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.signing_certificate_enabled = Some(value.into());
+        self
+    }
+    /// Sets `signingCertificateId`.
+    pub fn with_signing_certificate_id(mut self, value: impl Into<String>) -> Self {
+        self.signing_certificate_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
         self
     }
 }

@@ -1080,6 +1080,14 @@ pub struct AaaWifiNetwork {
     pub use_certificate_template: Option<bool>,
     /// WLAN.
     pub wlan: AaaWifiWlan,
+    /// Enable accounting proxy (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
+    pub enable_accounting_proxy: Option<bool>,
+    /// Enable auth proxy (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
+    pub enable_auth_proxy: Option<bool>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
+    pub tenant_id: Option<String>,
+    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
+    pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1095,6 +1103,10 @@ impl serde::Serialize for AaaWifiNetwork {
             w.optional("description", &v.description);
             w.optional("useCertificateTemplate", &v.use_certificate_template);
             w.field("wlan", &v.wlan);
+            w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
+            w.optional("enableAuthProxy", &v.enable_auth_proxy);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1116,6 +1128,10 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
                 description: f.optional("description"),
                 use_certificate_template: f.optional("useCertificateTemplate"),
                 wlan: f.required("wlan")?,
+                enable_accounting_proxy: f.optional("enableAccountingProxy"),
+                enable_auth_proxy: f.optional("enableAuthProxy"),
+                tenant_id: f.optional("tenantId"),
+                venues: f.optional("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1135,6 +1151,10 @@ impl AaaWifiNetwork {
             description: None,
             use_certificate_template: None,
             wlan,
+            enable_accounting_proxy: None,
+            enable_auth_proxy: None,
+            tenant_id: None,
+            venues: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1156,6 +1176,26 @@ impl AaaWifiNetwork {
     /// Sets `useCertificateTemplate`.
     pub fn with_use_certificate_template(mut self, value: impl Into<bool>) -> Self {
         self.use_certificate_template = Some(value.into());
+        self
+    }
+    /// Sets `enableAccountingProxy`.
+    pub fn with_enable_accounting_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_accounting_proxy = Some(value.into());
+        self
+    }
+    /// Sets `enableAuthProxy`.
+    pub fn with_enable_auth_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_auth_proxy = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.venues = Some(value.into());
         self
     }
 }
@@ -4249,6 +4289,12 @@ pub struct ApGroupQueryData {
     pub wifi_network_ids: Option<Vec<String>>,
     /// Client count (format: int32).
     pub client_count: Option<i64>,
+    /// Members (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
+    pub members: Option<serde_json::Value>,
+    /// Networks (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
+    pub networks: Option<serde_json::Value>,
+    /// Venue name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
+    pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -4269,6 +4315,9 @@ impl serde::Serialize for ApGroupQueryData {
             w.optional("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.optional("clientCount", &v.client_count);
+            w.optional("members", &v.members);
+            w.optional("networks", &v.networks);
+            w.optional("venueName", &v.venue_name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -4295,6 +4344,9 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
                 ap_serial_numbers: f.optional("apSerialNumbers"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
                 client_count: f.optional("clientCount"),
+                members: f.optional("members"),
+                networks: f.optional("networks"),
+                venue_name: f.optional("venueName"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4319,6 +4371,9 @@ impl ApGroupQueryData {
             ap_serial_numbers: None,
             wifi_network_ids: None,
             client_count: None,
+            members: None,
+            networks: None,
+            venue_name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -4360,6 +4415,94 @@ impl ApGroupQueryData {
     /// Sets `clientCount`.
     pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
         self.client_count = Some(value.into());
+        self
+    }
+    /// Sets `members`.
+    pub fn with_members(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.members = Some(value.into());
+        self
+    }
+    /// Sets `networks`.
+    pub fn with_networks(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.networks = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+/// The LAN port status of an AP query row, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatusDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApLanPortStatus {
+    /// Port.
+    pub port: Option<String>,
+    /// Phy link.
+    pub phy_link: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl serde::Serialize for ApLanPortStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApLanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("port", &v.port);
+            w.optional("phyLink", &v.phy_link);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApLanPortStatus, ruckus_one_runtime::object::FieldError> {
+            let value = ApLanPortStatus {
+                port: f.optional("port"),
+                phy_link: f.optional("phyLink"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApLanPortStatus"))
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ApLanPortStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            port: None,
+            phy_link: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<String>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+    /// Sets `phyLink`.
+    pub fn with_phy_link(mut self, value: impl Into<String>) -> Self {
+        self.phy_link = Some(value.into());
         self
     }
 }
@@ -4791,7 +4934,7 @@ pub struct ApStatusData {
     /// Afc info.
     pub afc_info: Option<AfcInfo>,
     /// LAN port status.
-    pub lan_port_status: Option<Vec<LanPortStatus>>,
+    pub lan_port_status: Option<Vec<ApLanPortStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -4871,7 +5014,10 @@ impl ApStatusData {
         self
     }
     /// Sets `lanPortStatus`.
-    pub fn with_lan_port_status(mut self, value: impl Into<Vec<LanPortStatus>>) -> Self {
+    pub fn with_lan_port_status(
+        mut self,
+        value: impl Into<Vec<ApLanPortStatus>>,
+    ) -> Self {
         self.lan_port_status = Some(value.into());
         self
     }
@@ -5703,6 +5849,56 @@ pub struct AsyncResult {
     /// Wire name `id`; `string`; optional.
     /// Provenance: reference (switch_service_api-0.4.0.yaml AsycRequestResponse).
     pub id: Option<String>,
+    /// Application policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    pub application_policy: Option<serde_json::Value>,
+    /// Auto cleanup (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    pub auto_cleanup: Option<bool>,
+    /// Content (may be null). Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
+    pub content: Option<serde_json::Value>,
+    /// Default access (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    pub default_access: Option<String>,
+    /// Description (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    pub description: Option<String>,
+    /// Device policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    pub device_policy: Option<serde_json::Value>,
+    /// E PD gs (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    pub e_pd_gs: Option<Vec<serde_json::Value>>,
+    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    pub enabled: Option<bool>,
+    /// Epdgs (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    pub epdgs: Option<Vec<serde_json::Value>>,
+    /// Expiration date (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    pub expiration_date: Option<String>,
+    /// Expiration enabled (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    pub expiration_enabled: Option<bool>,
+    /// Expiration type (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    pub expiration_type: Option<String>,
+    /// Identity group ID (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    pub identity_group_id: Option<String>,
+    /// L2 ACL policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    pub l2_acl_policy: Option<serde_json::Value>,
+    /// L3 ACL policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    pub l3_acl_policy: Option<serde_json::Value>,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
+    pub name: Option<String>,
+    /// Network (may be null). Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
+    pub network: Option<Vec<serde_json::Value>>,
+    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    pub network_ids: Option<Vec<String>>,
+    /// Policy set ID (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    pub policy_set_id: Option<String>,
+    /// Profile name (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    pub profile_name: Option<String>,
+    /// QOS priority (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    pub qos_priority: Option<String>,
+    /// Rate limiting (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    pub rate_limiting: Option<serde_json::Value>,
+    /// Service name (may be null). Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
+    pub service_name: Option<String>,
+    /// Tags (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    pub tags: Option<Vec<String>>,
+    /// Tx ID (may be null). Provenance: reference (payloads ui-fixtures/create_venue_ap_group_ap/02.json).
+    pub tx_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -5743,6 +5939,31 @@ impl serde::Serialize for AsyncResult {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.optional("id", &v.id);
+            w.optional("applicationPolicy", &v.application_policy);
+            w.optional("autoCleanup", &v.auto_cleanup);
+            w.optional("content", &v.content);
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("description", &v.description);
+            w.optional("devicePolicy", &v.device_policy);
+            w.optional("ePDGs", &v.e_pd_gs);
+            w.optional("enabled", &v.enabled);
+            w.optional("epdgs", &v.epdgs);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("expirationEnabled", &v.expiration_enabled);
+            w.optional("expirationType", &v.expiration_type);
+            w.optional("identityGroupId", &v.identity_group_id);
+            w.optional("l2AclPolicy", &v.l2_acl_policy);
+            w.optional("l3AclPolicy", &v.l3_acl_policy);
+            w.optional("name", &v.name);
+            w.optional("network", &v.network);
+            w.optional("networkIds", &v.network_ids);
+            w.optional("policySetId", &v.policy_set_id);
+            w.optional("profileName", &v.profile_name);
+            w.optional("qosPriority", &v.qos_priority);
+            w.optional("rateLimiting", &v.rate_limiting);
+            w.optional("serviceName", &v.service_name);
+            w.optional("tags", &v.tags);
+            w.optional("txId", &v.tx_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -5789,6 +6010,31 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 id: f.optional("id"),
+                application_policy: f.optional("applicationPolicy"),
+                auto_cleanup: f.optional("autoCleanup"),
+                content: f.optional("content"),
+                default_access: f.optional("defaultAccess"),
+                description: f.optional("description"),
+                device_policy: f.optional("devicePolicy"),
+                e_pd_gs: f.optional("ePDGs"),
+                enabled: f.optional("enabled"),
+                epdgs: f.optional("epdgs"),
+                expiration_date: f.optional("expirationDate"),
+                expiration_enabled: f.optional("expirationEnabled"),
+                expiration_type: f.optional("expirationType"),
+                identity_group_id: f.optional("identityGroupId"),
+                l2_acl_policy: f.optional("l2AclPolicy"),
+                l3_acl_policy: f.optional("l3AclPolicy"),
+                name: f.optional("name"),
+                network: f.optional("network"),
+                network_ids: f.optional("networkIds"),
+                policy_set_id: f.optional("policySetId"),
+                profile_name: f.optional("profileName"),
+                qos_priority: f.optional("qosPriority"),
+                rate_limiting: f.optional("rateLimiting"),
+                service_name: f.optional("serviceName"),
+                tags: f.optional("tags"),
+                tx_id: f.optional("txId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5833,6 +6079,31 @@ impl AsyncResult {
             request_id: None,
             response: None,
             id: None,
+            application_policy: None,
+            auto_cleanup: None,
+            content: None,
+            default_access: None,
+            description: None,
+            device_policy: None,
+            e_pd_gs: None,
+            enabled: None,
+            epdgs: None,
+            expiration_date: None,
+            expiration_enabled: None,
+            expiration_type: None,
+            identity_group_id: None,
+            l2_acl_policy: None,
+            l3_acl_policy: None,
+            name: None,
+            network: None,
+            network_ids: None,
+            policy_set_id: None,
+            profile_name: None,
+            qos_priority: None,
+            rate_limiting: None,
+            service_name: None,
+            tags: None,
+            tx_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -5854,6 +6125,134 @@ impl AsyncResult {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `applicationPolicy`.
+    pub fn with_application_policy(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.application_policy = Some(value.into());
+        self
+    }
+    /// Sets `autoCleanup`.
+    pub fn with_auto_cleanup(mut self, value: impl Into<bool>) -> Self {
+        self.auto_cleanup = Some(value.into());
+        self
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(mut self, value: impl Into<String>) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `devicePolicy`.
+    pub fn with_device_policy(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.device_policy = Some(value.into());
+        self
+    }
+    /// Sets `ePDGs`.
+    pub fn with_e_pd_gs(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.e_pd_gs = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `epdgs`.
+    pub fn with_epdgs(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.epdgs = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `expirationEnabled`.
+    pub fn with_expiration_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.expiration_enabled = Some(value.into());
+        self
+    }
+    /// Sets `expirationType`.
+    pub fn with_expiration_type(mut self, value: impl Into<String>) -> Self {
+        self.expiration_type = Some(value.into());
+        self
+    }
+    /// Sets `identityGroupId`.
+    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_group_id = Some(value.into());
+        self
+    }
+    /// Sets `l2AclPolicy`.
+    pub fn with_l2_acl_policy(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.l2_acl_policy = Some(value.into());
+        self
+    }
+    /// Sets `l3AclPolicy`.
+    pub fn with_l3_acl_policy(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.l3_acl_policy = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `network`.
+    pub fn with_network(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.network = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
+    /// Sets `profileName`.
+    pub fn with_profile_name(mut self, value: impl Into<String>) -> Self {
+        self.profile_name = Some(value.into());
+        self
+    }
+    /// Sets `qosPriority`.
+    pub fn with_qos_priority(mut self, value: impl Into<String>) -> Self {
+        self.qos_priority = Some(value.into());
+        self
+    }
+    /// Sets `rateLimiting`.
+    pub fn with_rate_limiting(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `serviceName`.
+    pub fn with_service_name(mut self, value: impl Into<String>) -> Self {
+        self.service_name = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `txId`.
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
         self
     }
 }
@@ -6413,6 +6812,12 @@ pub struct CapabilitiesApModel {
     pub version: Option<String>,
     /// WAN connection.
     pub wan_connection: Option<String>,
+    /// Can support POE out mode (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    pub can_support_poe_out_mode: Option<bool>,
+    /// Default POE out mode (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    pub default_poe_out_mode: Option<String>,
+    /// POE out mode capabilities (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    pub poe_out_mode_capabilities: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -6482,6 +6887,9 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("supportTriRadio", &v.support_tri_radio);
             w.optional("version", &v.version);
             w.optional("wanConnection", &v.wan_connection);
+            w.optional("canSupportPoeOutMode", &v.can_support_poe_out_mode);
+            w.optional("defaultPoeOutMode", &v.default_poe_out_mode);
+            w.optional("poeOutModeCapabilities", &v.poe_out_mode_capabilities);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -6551,6 +6959,9 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
                 support_tri_radio: f.optional("supportTriRadio"),
                 version: f.optional("version"),
                 wan_connection: f.optional("wanConnection"),
+                can_support_poe_out_mode: f.optional("canSupportPoeOutMode"),
+                default_poe_out_mode: f.optional("defaultPoeOutMode"),
+                poe_out_mode_capabilities: f.optional("poeOutModeCapabilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6615,6 +7026,9 @@ impl CapabilitiesApModel {
             support_tri_radio: None,
             version: None,
             wan_connection: None,
+            can_support_poe_out_mode: None,
+            default_poe_out_mode: None,
+            poe_out_mode_capabilities: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -6859,6 +7273,24 @@ impl CapabilitiesApModel {
         self.wan_connection = Some(value.into());
         self
     }
+    /// Sets `canSupportPoeOutMode`.
+    pub fn with_can_support_poe_out_mode(mut self, value: impl Into<bool>) -> Self {
+        self.can_support_poe_out_mode = Some(value.into());
+        self
+    }
+    /// Sets `defaultPoeOutMode`.
+    pub fn with_default_poe_out_mode(mut self, value: impl Into<String>) -> Self {
+        self.default_poe_out_mode = Some(value.into());
+        self
+    }
+    /// Sets `poeOutModeCapabilities`.
+    pub fn with_poe_out_mode_capabilities(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.poe_out_mode_capabilities = Some(value.into());
+        self
+    }
 }
 #[cfg(
     any(
@@ -6894,6 +7326,8 @@ pub struct CapabilitiesLanPort {
     pub untag_id: Option<i64>,
     /// VLAN members.
     pub vlan_members: Option<String>,
+    /// Ethernet port profile ID (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    pub ethernet_port_profile_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -6920,6 +7354,7 @@ impl serde::Serialize for CapabilitiesLanPort {
             w.optional("trunkPortOnly", &v.trunk_port_only);
             w.optional("untagId", &v.untag_id);
             w.optional("vlanMembers", &v.vlan_members);
+            w.optional("ethernetPortProfileId", &v.ethernet_port_profile_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -6952,6 +7387,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
                 trunk_port_only: f.optional("trunkPortOnly"),
                 untag_id: f.optional("untagId"),
                 vlan_members: f.optional("vlanMembers"),
+                ethernet_port_profile_id: f.optional("ethernetPortProfileId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6982,6 +7418,7 @@ impl CapabilitiesLanPort {
             trunk_port_only: None,
             untag_id: None,
             vlan_members: None,
+            ethernet_port_profile_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -7028,6 +7465,11 @@ impl CapabilitiesLanPort {
     /// Sets `vlanMembers`.
     pub fn with_vlan_members(mut self, value: impl Into<String>) -> Self {
         self.vlan_members = Some(value.into());
+        self
+    }
+    /// Sets `ethernetPortProfileId`.
+    pub fn with_ethernet_port_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.ethernet_port_profile_id = Some(value.into());
         self
     }
 }
@@ -8027,6 +8469,8 @@ pub struct Channels6GIndoorOutdoor {
     pub n_80m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
     /// Auto.
     pub auto: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    /// 320MHz (may be null). Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
+    pub n_320m_hz: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8051,6 +8495,7 @@ impl serde::Serialize for Channels6GIndoorOutdoor {
             w.optional("40MHz", &v.n_40m_hz);
             w.optional("80MHz", &v.n_80m_hz);
             w.optional("auto", &v.auto);
+            w.optional("320MHz", &v.n_320m_hz);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -8078,6 +8523,7 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
                 n_40m_hz: f.optional("40MHz"),
                 n_80m_hz: f.optional("80MHz"),
                 auto: f.optional("auto"),
+                n_320m_hz: f.optional("320MHz"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8103,6 +8549,7 @@ impl Channels6GIndoorOutdoor {
             n_40m_hz: None,
             n_80m_hz: None,
             auto: None,
+            n_320m_hz: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -8146,6 +8593,11 @@ impl Channels6GIndoorOutdoor {
         self.auto = Some(value.into());
         self
     }
+    /// Sets `320MHz`.
+    pub fn with_n_320m_hz(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.n_320m_hz = Some(value.into());
+        self
+    }
 }
 #[cfg(
     any(
@@ -8176,6 +8628,8 @@ pub struct Channels6Gv11 {
     pub indoor: Option<Channels6GIndoorOutdoor>,
     /// Outdoor.
     pub outdoor: Option<Channels6GIndoorOutdoor>,
+    /// 320MHz (may be null). Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
+    pub n_320m_hz: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8199,6 +8653,7 @@ impl serde::Serialize for Channels6Gv11 {
             w.optional("auto", &v.auto);
             w.optional("indoor", &v.indoor);
             w.optional("outdoor", &v.outdoor);
+            w.optional("320MHz", &v.n_320m_hz);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -8228,6 +8683,7 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
                 auto: f.optional("auto"),
                 indoor: f.optional("indoor"),
                 outdoor: f.optional("outdoor"),
+                n_320m_hz: f.optional("320MHz"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8255,6 +8711,7 @@ impl Channels6Gv11 {
             auto: None,
             indoor: None,
             outdoor: None,
+            n_320m_hz: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -8308,6 +8765,11 @@ impl Channels6Gv11 {
         self.outdoor = Some(value.into());
         self
     }
+    /// Sets `320MHz`.
+    pub fn with_n_320m_hz(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.n_320m_hz = Some(value.into());
+        self
+    }
 }
 #[cfg(
     any(
@@ -8329,6 +8791,18 @@ pub struct CliTemplateVariableBo {
     pub type_: Option<AcxCliTemplateVariableViewType>,
     /// Value.
     pub value: Option<String>,
+    /// IP address end (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    pub ip_address_end: Option<String>,
+    /// IP address start (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    pub ip_address_start: Option<String>,
+    /// Range end (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    pub range_end: Option<serde_json::Value>,
+    /// Range start (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    pub range_start: Option<serde_json::Value>,
+    /// Sub mask (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    pub sub_mask: Option<String>,
+    /// Switch variables (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    pub switch_variables: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8350,6 +8824,12 @@ impl serde::Serialize for CliTemplateVariableBo {
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
             w.optional("value", &v.value);
+            w.optional("ipAddressEnd", &v.ip_address_end);
+            w.optional("ipAddressStart", &v.ip_address_start);
+            w.optional("rangeEnd", &v.range_end);
+            w.optional("rangeStart", &v.range_start);
+            w.optional("subMask", &v.sub_mask);
+            w.optional("switchVariables", &v.switch_variables);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -8374,6 +8854,12 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
                 name: f.optional("name"),
                 type_: f.optional("type"),
                 value: f.optional("value"),
+                ip_address_end: f.optional("ipAddressEnd"),
+                ip_address_start: f.optional("ipAddressStart"),
+                range_end: f.optional("rangeEnd"),
+                range_start: f.optional("rangeStart"),
+                sub_mask: f.optional("subMask"),
+                switch_variables: f.optional("switchVariables"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8396,6 +8882,12 @@ impl CliTemplateVariableBo {
             name: None,
             type_: None,
             value: None,
+            ip_address_end: None,
+            ip_address_start: None,
+            range_end: None,
+            range_start: None,
+            sub_mask: None,
+            switch_variables: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -8415,6 +8907,39 @@ impl CliTemplateVariableBo {
     /// Sets `value`.
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
         self.value = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressEnd`.
+    pub fn with_ip_address_end(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_end = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressStart`.
+    pub fn with_ip_address_start(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_start = Some(value.into());
+        self
+    }
+    /// Sets `rangeEnd`.
+    pub fn with_range_end(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.range_end = Some(value.into());
+        self
+    }
+    /// Sets `rangeStart`.
+    pub fn with_range_start(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.range_start = Some(value.into());
+        self
+    }
+    /// Sets `subMask`.
+    pub fn with_sub_mask(mut self, value: impl Into<String>) -> Self {
+        self.sub_mask = Some(value.into());
+        self
+    }
+    /// Sets `switchVariables`.
+    pub fn with_switch_variables(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.switch_variables = Some(value.into());
         self
     }
 }
@@ -8595,6 +9120,8 @@ pub struct ConfigBackupView {
     pub restore_timestamp: Option<String>,
     /// Failure reason.
     pub failure_reason: Option<String>,
+    /// Backup name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_config_backups_legacy/01.json).
+    pub backup_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8618,6 +9145,7 @@ impl serde::Serialize for ConfigBackupView {
             w.optional("restoreStatus", &v.restore_status);
             w.optional("restoreTimestamp", &v.restore_timestamp);
             w.optional("failureReason", &v.failure_reason);
+            w.optional("backupName", &v.backup_name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -8647,6 +9175,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
                 restore_status: f.optional("restoreStatus"),
                 restore_timestamp: f.optional("restoreTimestamp"),
                 failure_reason: f.optional("failureReason"),
+                backup_name: f.optional("backupName"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8674,6 +9203,7 @@ impl ConfigBackupView {
             restore_status: None,
             restore_timestamp: None,
             failure_reason: None,
+            backup_name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -8730,6 +9260,11 @@ impl ConfigBackupView {
     /// Sets `failureReason`.
     pub fn with_failure_reason(mut self, value: impl Into<String>) -> Self {
         self.failure_reason = Some(value.into());
+        self
+    }
+    /// Sets `backupName`.
+    pub fn with_backup_name(mut self, value: impl Into<String>) -> Self {
+        self.backup_name = Some(value.into());
         self
     }
 }
@@ -9559,6 +10094,10 @@ impl ConfigurationHistoryView {
 pub struct DeviceAggregationApFirmwareModel {
     /// Count (format: int32).
     pub count: Option<i64>,
+    /// Firmware (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    pub firmware: Option<String>,
+    /// Model (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -9573,6 +10112,8 @@ impl serde::Serialize for DeviceAggregationApFirmwareModel {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("count", &v.count);
+            w.optional("firmware", &v.firmware);
+            w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -9593,6 +10134,8 @@ impl<'de> serde::Deserialize<'de> for DeviceAggregationApFirmwareModel {
         > {
             let value = DeviceAggregationApFirmwareModel {
                 count: f.optional("count"),
+                firmware: f.optional("firmware"),
+                model: f.optional("model"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -9608,12 +10151,24 @@ impl DeviceAggregationApFirmwareModel {
     pub fn new() -> Self {
         Self {
             count: None,
+            firmware: None,
+            model: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `count`.
     pub fn with_count(mut self, value: impl Into<i64>) -> Self {
         self.count = Some(value.into());
+        self
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
         self
     }
 }
@@ -13422,6 +13977,16 @@ pub struct DpskOpenWifiWlanAdvancedCustomization {
     pub wifi6_enabled: Option<bool>,
     /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
+    /// Access control enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    pub access_control_enable: Option<bool>,
+    /// Application policy enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    pub application_policy_enable: Option<bool>,
+    /// L2 ACL enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    pub l2_acl_enable: Option<bool>,
+    /// L3 ACL enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    pub l3_acl_enable: Option<bool>,
+    /// Wifi calling enabled (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    pub wifi_calling_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -13559,6 +14124,11 @@ impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
             w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
             w.optional("wifi6Enabled", &v.wifi6_enabled);
             w.optional("wifi7Enabled", &v.wifi7_enabled);
+            w.optional("accessControlEnable", &v.access_control_enable);
+            w.optional("applicationPolicyEnable", &v.application_policy_enable);
+            w.optional("l2AclEnable", &v.l2_acl_enable);
+            w.optional("l3AclEnable", &v.l3_acl_enable);
+            w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -13666,6 +14236,11 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
                 user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
                 wifi6_enabled: f.optional("wifi6Enabled"),
                 wifi7_enabled: f.optional("wifi7Enabled"),
+                access_control_enable: f.optional("accessControlEnable"),
+                application_policy_enable: f.optional("applicationPolicyEnable"),
+                l2_acl_enable: f.optional("l2AclEnable"),
+                l3_acl_enable: f.optional("l3AclEnable"),
+                wifi_calling_enabled: f.optional("wifiCallingEnabled"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -13747,6 +14322,11 @@ impl DpskOpenWifiWlanAdvancedCustomization {
             user_uplink_rate_limiting: None,
             wifi6_enabled: None,
             wifi7_enabled: None,
+            access_control_enable: None,
+            application_policy_enable: None,
+            l2_acl_enable: None,
+            l3_acl_enable: None,
+            wifi_calling_enabled: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -14166,6 +14746,31 @@ impl DpskOpenWifiWlanAdvancedCustomization {
         self.wifi7_enabled = Some(value.into());
         self
     }
+    /// Sets `accessControlEnable`.
+    pub fn with_access_control_enable(mut self, value: impl Into<bool>) -> Self {
+        self.access_control_enable = Some(value.into());
+        self
+    }
+    /// Sets `applicationPolicyEnable`.
+    pub fn with_application_policy_enable(mut self, value: impl Into<bool>) -> Self {
+        self.application_policy_enable = Some(value.into());
+        self
+    }
+    /// Sets `l2AclEnable`.
+    pub fn with_l2_acl_enable(mut self, value: impl Into<bool>) -> Self {
+        self.l2_acl_enable = Some(value.into());
+        self
+    }
+    /// Sets `l3AclEnable`.
+    pub fn with_l3_acl_enable(mut self, value: impl Into<bool>) -> Self {
+        self.l3_acl_enable = Some(value.into());
+        self
+    }
+    /// Sets `wifiCallingEnabled`.
+    pub fn with_wifi_calling_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi_calling_enabled = Some(value.into());
+        self
+    }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 /// Dpsk wifi network, with the fields the official description lists.
@@ -14186,6 +14791,12 @@ pub struct DpskWifiNetwork {
     pub use_dpsk_service: Option<bool>,
     /// WLAN.
     pub wlan: DpskWifiWlan,
+    /// DPSK service profile ID (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    pub dpsk_service_profile_id: Option<ruckus_one_runtime::Secret>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    pub tenant_id: Option<String>,
+    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -14201,6 +14812,9 @@ impl serde::Serialize for DpskWifiNetwork {
             w.optional("description", &v.description);
             w.optional("useDpskService", &v.use_dpsk_service);
             w.field("wlan", &v.wlan);
+            w.optional("dpskServiceProfileId", &v.dpsk_service_profile_id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -14222,6 +14836,9 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
                 description: f.optional("description"),
                 use_dpsk_service: f.optional("useDpskService"),
                 wlan: f.required("wlan")?,
+                dpsk_service_profile_id: f.optional("dpskServiceProfileId"),
+                tenant_id: f.optional("tenantId"),
+                venues: f.optional("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -14241,6 +14858,9 @@ impl DpskWifiNetwork {
             description: None,
             use_dpsk_service: None,
             wlan,
+            dpsk_service_profile_id: None,
+            tenant_id: None,
+            venues: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -14264,6 +14884,24 @@ impl DpskWifiNetwork {
         self.use_dpsk_service = Some(value.into());
         self
     }
+    /// Sets `dpskServiceProfileId`.
+    pub fn with_dpsk_service_profile_id(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_service_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.venues = Some(value.into());
+        self
+    }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 /// Dpsk wifi wlan, with the fields the official description lists.
@@ -14284,6 +14922,14 @@ pub struct DpskWifiWlan {
     pub vlan_id: Option<i64>,
     /// WLAN security (default: WPA2Personal).
     pub wlan_security: Option<DpskWifiWlanWlanSecurity>,
+    /// MAC address authentication (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    pub mac_address_authentication: Option<bool>,
+    /// MAC auth MAC format (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    pub mac_auth_mac_format: Option<String>,
+    /// Management frame protection (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    pub management_frame_protection: Option<String>,
+    /// Passphrase (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -14299,6 +14945,10 @@ impl serde::Serialize for DpskWifiWlan {
             w.field("ssid", &v.ssid);
             w.optional("vlanId", &v.vlan_id);
             w.optional("wlanSecurity", &v.wlan_security);
+            w.optional("macAddressAuthentication", &v.mac_address_authentication);
+            w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
+            w.optional("managementFrameProtection", &v.management_frame_protection);
+            w.optional("passphrase", &v.passphrase);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -14320,6 +14970,10 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
                 ssid: f.required("ssid")?,
                 vlan_id: f.optional("vlanId"),
                 wlan_security: f.optional("wlanSecurity"),
+                mac_address_authentication: f.optional("macAddressAuthentication"),
+                mac_auth_mac_format: f.optional("macAuthMacFormat"),
+                management_frame_protection: f.optional("managementFrameProtection"),
+                passphrase: f.optional("passphrase"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -14339,6 +14993,10 @@ impl DpskWifiWlan {
             ssid,
             vlan_id: None,
             wlan_security: None,
+            mac_address_authentication: None,
+            mac_auth_mac_format: None,
+            management_frame_protection: None,
+            passphrase: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -14366,6 +15024,29 @@ impl DpskWifiWlan {
         value: impl Into<DpskWifiWlanWlanSecurity>,
     ) -> Self {
         self.wlan_security = Some(value.into());
+        self
+    }
+    /// Sets `macAddressAuthentication`.
+    pub fn with_mac_address_authentication(mut self, value: impl Into<bool>) -> Self {
+        self.mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `macAuthMacFormat`.
+    pub fn with_mac_auth_mac_format(mut self, value: impl Into<String>) -> Self {
+        self.mac_auth_mac_format = Some(value.into());
+        self
+    }
+    /// Sets `managementFrameProtection`.
+    pub fn with_management_frame_protection(mut self, value: impl Into<String>) -> Self {
+        self.management_frame_protection = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
         self
     }
 }
@@ -15193,6 +15874,10 @@ impl EntitlementErrorBody {
 pub struct EntityId {
     /// ID.
     pub id: Option<String>,
+    /// Request ID (may be null). Provenance: reference (payloads ui-fixtures/create_portal_service_profile/02.json).
+    pub request_id: Option<String>,
+    /// Service name (may be null). Provenance: reference (payloads ui-fixtures/create_portal_service_profile/02.json).
+    pub service_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -15214,6 +15899,8 @@ impl serde::Serialize for EntityId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &EntityId, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("id", &v.id);
+            w.optional("requestId", &v.request_id);
+            w.optional("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -15241,6 +15928,8 @@ impl<'de> serde::Deserialize<'de> for EntityId {
         ) -> Result<EntityId, ruckus_one_runtime::object::FieldError> {
             let value = EntityId {
                 id: f.optional("id"),
+                request_id: f.optional("requestId"),
+                service_name: f.optional("serviceName"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -15266,12 +15955,24 @@ impl EntityId {
     pub fn new() -> Self {
         Self {
             id: None,
+            request_id: None,
+            service_name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `serviceName`.
+    pub fn with_service_name(mut self, value: impl Into<String>) -> Self {
+        self.service_name = Some(value.into());
         self
     }
 }
@@ -15290,6 +15991,10 @@ pub struct EntityIdOperationResponse {
     pub request_id: Option<String>,
     /// Response.
     pub response: Option<EntityId>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/create_portal_service_profile/01.json).
+    pub id: Option<String>,
+    /// Service name (may be null). Provenance: reference (payloads ui-fixtures/create_portal_service_profile/01.json).
+    pub service_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -15307,6 +16012,8 @@ impl serde::Serialize for EntityIdOperationResponse {
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
+            w.optional("id", &v.id);
+            w.optional("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -15327,6 +16034,8 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
             let value = EntityIdOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
+                id: f.optional("id"),
+                service_name: f.optional("serviceName"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -15345,6 +16054,8 @@ impl EntityIdOperationResponse {
         Self {
             request_id: None,
             response: None,
+            id: None,
+            service_name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -15356,6 +16067,16 @@ impl EntityIdOperationResponse {
     /// Sets `response`.
     pub fn with_response(mut self, value: impl Into<EntityId>) -> Self {
         self.response = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `serviceName`.
+    pub fn with_service_name(mut self, value: impl Into<String>) -> Self {
+        self.service_name = Some(value.into());
         self
     }
 }
@@ -15486,6 +16207,22 @@ pub struct EthernetPortProfileQueryData {
     pub ap_activations: Option<Vec<ApActivation>>,
     /// Vni (format: int32).
     pub vni: Option<i64>,
+    /// Supplicant authentication options (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
+    pub supplicant_authentication_options: Option<serde_json::Value>,
+    /// Accounting service (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
+    pub accounting_service: Option<bool>,
+    /// Bypass MAC address authentication (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
+    pub bypass_mac_address_authentication: Option<bool>,
+    /// Description (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
+    pub description: Option<String>,
+    /// Enable accounting proxy (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
+    pub enable_accounting_proxy: Option<bool>,
+    /// Enable accounting service (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
+    pub enable_accounting_service: Option<bool>,
+    /// Enable auth proxy (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
+    pub enable_auth_proxy: Option<bool>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/02.json).
+    pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -15514,6 +16251,20 @@ impl serde::Serialize for EthernetPortProfileQueryData {
             w.optional("venueActivations", &v.venue_activations);
             w.optional("apActivations", &v.ap_activations);
             w.optional("vni", &v.vni);
+            w.optional(
+                "SupplicantAuthenticationOptions",
+                &v.supplicant_authentication_options,
+            );
+            w.optional("accountingService", &v.accounting_service);
+            w.optional(
+                "bypassMacAddressAuthentication",
+                &v.bypass_mac_address_authentication,
+            );
+            w.optional("description", &v.description);
+            w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
+            w.optional("enableAccountingService", &v.enable_accounting_service);
+            w.optional("enableAuthProxy", &v.enable_auth_proxy);
+            w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -15548,6 +16299,16 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
                 venue_activations: f.optional("venueActivations"),
                 ap_activations: f.optional("apActivations"),
                 vni: f.optional("vni"),
+                supplicant_authentication_options: f
+                    .optional("SupplicantAuthenticationOptions"),
+                accounting_service: f.optional("accountingService"),
+                bypass_mac_address_authentication: f
+                    .optional("bypassMacAddressAuthentication"),
+                description: f.optional("description"),
+                enable_accounting_proxy: f.optional("enableAccountingProxy"),
+                enable_accounting_service: f.optional("enableAccountingService"),
+                enable_auth_proxy: f.optional("enableAuthProxy"),
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -15577,6 +16338,14 @@ impl EthernetPortProfileQueryData {
             venue_activations: None,
             ap_activations: None,
             vni: None,
+            supplicant_authentication_options: None,
+            accounting_service: None,
+            bypass_mac_address_authentication: None,
+            description: None,
+            enable_accounting_proxy: None,
+            enable_accounting_service: None,
+            enable_auth_proxy: None,
+            tenant_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -15656,6 +16425,52 @@ impl EthernetPortProfileQueryData {
     /// Sets `vni`.
     pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
         self.vni = Some(value.into());
+        self
+    }
+    /// Sets `SupplicantAuthenticationOptions`.
+    pub fn with_supplicant_authentication_options(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.supplicant_authentication_options = Some(value.into());
+        self
+    }
+    /// Sets `accountingService`.
+    pub fn with_accounting_service(mut self, value: impl Into<bool>) -> Self {
+        self.accounting_service = Some(value.into());
+        self
+    }
+    /// Sets `bypassMacAddressAuthentication`.
+    pub fn with_bypass_mac_address_authentication(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.bypass_mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `enableAccountingProxy`.
+    pub fn with_enable_accounting_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_accounting_proxy = Some(value.into());
+        self
+    }
+    /// Sets `enableAccountingService`.
+    pub fn with_enable_accounting_service(mut self, value: impl Into<bool>) -> Self {
+        self.enable_accounting_service = Some(value.into());
+        self
+    }
+    /// Sets `enableAuthProxy`.
+    pub fn with_enable_auth_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_auth_proxy = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
         self
     }
 }
@@ -16763,6 +17578,10 @@ pub struct GuestWifiNetwork {
     pub guest_portal: GuestWifiPortal,
     /// WLAN.
     pub wlan: GuestWifiWlan,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
+    pub tenant_id: Option<String>,
+    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
+    pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -16779,6 +17598,8 @@ impl serde::Serialize for GuestWifiNetwork {
             w.optional("enableDhcp", &v.enable_dhcp);
             w.field("guestPortal", &v.guest_portal);
             w.field("wlan", &v.wlan);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -16801,6 +17622,8 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
                 enable_dhcp: f.optional("enableDhcp"),
                 guest_portal: f.required("guestPortal")?,
                 wlan: f.required("wlan")?,
+                tenant_id: f.optional("tenantId"),
+                venues: f.optional("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -16821,6 +17644,8 @@ impl GuestWifiNetwork {
             enable_dhcp: None,
             guest_portal,
             wlan,
+            tenant_id: None,
+            venues: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -16842,6 +17667,16 @@ impl GuestWifiNetwork {
     /// Sets `enableDhcp`.
     pub fn with_enable_dhcp(mut self, value: impl Into<bool>) -> Self {
         self.enable_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.venues = Some(value.into());
         self
     }
 }
@@ -17234,6 +18069,10 @@ pub struct GuestWifiWlan {
     pub wep_hex_key: Option<String>,
     /// WLAN security (default: None).
     pub wlan_security: Option<GuestWifiWlanWlanSecurity>,
+    /// MAC address authentication (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
+    pub mac_address_authentication: Option<bool>,
+    /// MAC auth MAC format (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
+    pub mac_auth_mac_format: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -17258,6 +18097,8 @@ impl serde::Serialize for GuestWifiWlan {
             w.optional("vlanId", &v.vlan_id);
             w.optional("wepHexKey", &v.wep_hex_key);
             w.optional("wlanSecurity", &v.wlan_security);
+            w.optional("macAddressAuthentication", &v.mac_address_authentication);
+            w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -17286,6 +18127,8 @@ impl<'de> serde::Deserialize<'de> for GuestWifiWlan {
                 vlan_id: f.optional("vlanId"),
                 wep_hex_key: f.optional("wepHexKey"),
                 wlan_security: f.optional("wlanSecurity"),
+                mac_address_authentication: f.optional("macAddressAuthentication"),
+                mac_auth_mac_format: f.optional("macAuthMacFormat"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -17311,6 +18154,8 @@ impl GuestWifiWlan {
             vlan_id: None,
             wep_hex_key: None,
             wlan_security: None,
+            mac_address_authentication: None,
+            mac_auth_mac_format: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -17380,6 +18225,16 @@ impl GuestWifiWlan {
         value: impl Into<GuestWifiWlanWlanSecurity>,
     ) -> Self {
         self.wlan_security = Some(value.into());
+        self
+    }
+    /// Sets `macAddressAuthentication`.
+    pub fn with_mac_address_authentication(mut self, value: impl Into<bool>) -> Self {
+        self.mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `macAuthMacFormat`.
+    pub fn with_mac_auth_mac_format(mut self, value: impl Into<String>) -> Self {
+        self.mac_auth_mac_format = Some(value.into());
         self
     }
 }
@@ -18856,7 +19711,7 @@ impl IdentityServicePage {
 )]
 /// Igmp snooping: the values the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline); empty value: payloads ui-fixtures/get_switch_legacy/04.json, ui-fixtures/get_venue_switch/04.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -18869,6 +19724,8 @@ pub enum IgmpSnooping {
     Passive,
     /// `none`
     None,
+    /// `  `
+    Empty,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -18888,6 +19745,7 @@ impl IgmpSnooping {
             Self::Active => "active",
             Self::Passive => "passive",
             Self::None => "none",
+            Self::Empty => "",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -18907,6 +19765,7 @@ impl From<&str> for IgmpSnooping {
             "active" => Self::Active,
             "passive" => Self::Passive,
             "none" => Self::None,
+            "" => Self::Empty,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -18971,6 +19830,12 @@ pub struct IncompatibleWifiFeature {
     pub feature_name: Option<String>,
     /// Incompatible devices.
     pub incompatible_devices: Option<Vec<DeviceAggregationApFirmwareModel>>,
+    /// Feature level (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    pub feature_level: Option<String>,
+    /// Feature type (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    pub feature_type: Option<String>,
+    /// Requirements (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    pub requirements: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -18986,6 +19851,9 @@ impl serde::Serialize for IncompatibleWifiFeature {
         ) {
             w.optional("featureName", &v.feature_name);
             w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.optional("featureLevel", &v.feature_level);
+            w.optional("featureType", &v.feature_type);
+            w.optional("requirements", &v.requirements);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -19004,6 +19872,9 @@ impl<'de> serde::Deserialize<'de> for IncompatibleWifiFeature {
             let value = IncompatibleWifiFeature {
                 feature_name: f.optional("featureName"),
                 incompatible_devices: f.optional("incompatibleDevices"),
+                feature_level: f.optional("featureLevel"),
+                feature_type: f.optional("featureType"),
+                requirements: f.optional("requirements"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -19020,6 +19891,9 @@ impl IncompatibleWifiFeature {
         Self {
             feature_name: None,
             incompatible_devices: None,
+            feature_level: None,
+            feature_type: None,
+            requirements: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -19034,6 +19908,24 @@ impl IncompatibleWifiFeature {
         value: impl Into<Vec<DeviceAggregationApFirmwareModel>>,
     ) -> Self {
         self.incompatible_devices = Some(value.into());
+        self
+    }
+    /// Sets `featureLevel`.
+    pub fn with_feature_level(mut self, value: impl Into<String>) -> Self {
+        self.feature_level = Some(value.into());
+        self
+    }
+    /// Sets `featureType`.
+    pub fn with_feature_type(mut self, value: impl Into<String>) -> Self {
+        self.feature_type = Some(value.into());
+        self
+    }
+    /// Sets `requirements`.
+    pub fn with_requirements(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.requirements = Some(value.into());
         self
     }
 }
@@ -20082,79 +20974,6 @@ impl<'de> serde::Deserialize<'de> for LanPortSpecificSettingsPoeMode {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
-/// Lan port status, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatusDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct LanPortStatus {
-    /// Port.
-    pub port: Option<String>,
-    /// Phy link.
-    pub phy_link: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
-impl serde::Serialize for LanPortStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("port", &v.port);
-            w.optional("phyLink", &v.phy_link);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
-impl<'de> serde::Deserialize<'de> for LanPortStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LanPortStatus, ruckus_one_runtime::object::FieldError> {
-            let value = LanPortStatus {
-                port: f.optional("port"),
-                phy_link: f.optional("phyLink"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LanPortStatus"))
-    }
-}
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
-impl LanPortStatus {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            port: None,
-            phy_link: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `port`.
-    pub fn with_port(mut self, value: impl Into<String>) -> Self {
-        self.port = Some(value.into());
-        self
-    }
-    /// Sets `phyLink`.
-    pub fn with_phy_link(mut self, value: impl Into<String>) -> Self {
-        self.phy_link = Some(value.into());
-        self
     }
 }
 /// The older paged shape that the paging envelope replaced. Its fields were removed from responses; kept so that every field the document names is in the spec.
@@ -22543,6 +23362,8 @@ pub struct OpenWifiNetwork {
     pub owe_pair_network_id: Option<String>,
     /// WLAN.
     pub wlan: OpenWifiWlan,
+    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -22559,6 +23380,7 @@ impl serde::Serialize for OpenWifiNetwork {
             w.optional("isOweMaster", &v.is_owe_master);
             w.optional("owePairNetworkId", &v.owe_pair_network_id);
             w.field("wlan", &v.wlan);
+            w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -22581,6 +23403,7 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
                 is_owe_master: f.optional("isOweMaster"),
                 owe_pair_network_id: f.optional("owePairNetworkId"),
                 wlan: f.required("wlan")?,
+                venues: f.optional("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -22601,6 +23424,7 @@ impl OpenWifiNetwork {
             is_owe_master: None,
             owe_pair_network_id: None,
             wlan,
+            venues: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -22627,6 +23451,11 @@ impl OpenWifiNetwork {
     /// Sets `owePairNetworkId`.
     pub fn with_owe_pair_network_id(mut self, value: impl Into<String>) -> Self {
         self.owe_pair_network_id = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.venues = Some(value.into());
         self
     }
 }
@@ -22826,6 +23655,10 @@ impl<'de> serde::Deserialize<'de> for OpenWifiWlanWlanSecurity {
 pub struct OperationResponseRequestIdOnly {
     /// Request ID.
     pub request_id: Option<String>,
+    /// Action (may be null). Provenance: reference (payloads ui-fixtures/patch_saml_idp_profile/01.json).
+    pub action: Option<String>,
+    /// Response (may be null). Provenance: reference (payloads ui-fixtures/create_template_portal_service_profile/01.json).
+    pub response: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -22846,6 +23679,8 @@ impl serde::Serialize for OperationResponseRequestIdOnly {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
+            w.optional("action", &v.action);
+            w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -22872,6 +23707,8 @@ impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
         > {
             let value = OperationResponseRequestIdOnly {
                 request_id: f.optional("requestId"),
+                action: f.optional("action"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -22893,12 +23730,24 @@ impl OperationResponseRequestIdOnly {
     pub fn new() -> Self {
         Self {
             request_id: None,
+            action: None,
+            response: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `requestId`.
     pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
         self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<String>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.response = Some(value.into());
         self
     }
 }
@@ -23630,6 +24479,10 @@ pub struct PolicyQueryData {
     pub rules: Option<i64>,
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
+    /// Networks count (may be null). Provenance: reference (payloads ui-fixtures/query_device_policies/01.json).
+    pub networks_count: Option<i64>,
+    /// Rules count (may be null). Provenance: reference (payloads ui-fixtures/query_device_policies/01.json).
+    pub rules_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -23647,6 +24500,8 @@ impl serde::Serialize for PolicyQueryData {
             w.optional("description", &v.description);
             w.optional("rules", &v.rules);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional("networksCount", &v.networks_count);
+            w.optional("rulesCount", &v.rules_count);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -23670,6 +24525,8 @@ impl<'de> serde::Deserialize<'de> for PolicyQueryData {
                 description: f.optional("description"),
                 rules: f.optional("rules"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
+                networks_count: f.optional("networksCount"),
+                rules_count: f.optional("rulesCount"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -23691,6 +24548,8 @@ impl PolicyQueryData {
             description: None,
             rules: None,
             wifi_network_ids: None,
+            networks_count: None,
+            rules_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -23717,6 +24576,16 @@ impl PolicyQueryData {
     /// Sets `wifiNetworkIds`.
     pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.wifi_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `networksCount`.
+    pub fn with_networks_count(mut self, value: impl Into<i64>) -> Self {
+        self.networks_count = Some(value.into());
+        self
+    }
+    /// Sets `rulesCount`.
+    pub fn with_rules_count(mut self, value: impl Into<i64>) -> Self {
+        self.rules_count = Some(value.into());
         self
     }
 }
@@ -23866,6 +24735,8 @@ pub struct Profile {
     pub venue_cli_template: Option<AcxVenueCliTemplateView>,
     /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
+    /// Venues (may be null). Provenance: reference (payloads postman-requests/24-create-ICX-VLAN-profile.json).
+    pub venues: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -23891,6 +24762,7 @@ impl serde::Serialize for Profile {
             w.optional("trustedPorts", &v.trusted_ports);
             w.optional("venueCliTemplate", &v.venue_cli_template);
             w.optional("applyOnboardOnly", &v.apply_onboard_only);
+            w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -23922,6 +24794,7 @@ impl<'de> serde::Deserialize<'de> for Profile {
                 trusted_ports: f.optional("trustedPorts"),
                 venue_cli_template: f.optional("venueCliTemplate"),
                 apply_onboard_only: f.optional("applyOnboardOnly"),
+                venues: f.optional("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -23951,6 +24824,7 @@ impl Profile {
             trusted_ports: None,
             venue_cli_template: None,
             apply_onboard_only: None,
+            venues: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -24008,6 +24882,11 @@ impl Profile {
     /// Sets `applyOnboardOnly`.
     pub fn with_apply_onboard_only(mut self, value: impl Into<bool>) -> Self {
         self.apply_onboard_only = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venues = Some(value.into());
         self
     }
 }
@@ -25332,6 +26211,8 @@ pub struct ProfileVlanView {
     pub spanning_tree_priority: Option<i64>,
     /// Switch family models.
     pub switch_family_models: Option<Vec<SwitchFamilyModelView>>,
+    /// Root bridge family ID (may be null). Provenance: reference (payloads postman-requests/24-create-ICX-VLAN-profile.json).
+    pub root_bridge_family_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -25357,6 +26238,7 @@ impl serde::Serialize for ProfileVlanView {
             w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
             w.optional("spanningTreePriority", &v.spanning_tree_priority);
             w.optional("switchFamilyModels", &v.switch_family_models);
+            w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -25388,6 +26270,7 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanView {
                 spanning_tree_protocol: f.optional("spanningTreeProtocol"),
                 spanning_tree_priority: f.optional("spanningTreePriority"),
                 switch_family_models: f.optional("switchFamilyModels"),
+                root_bridge_family_id: f.optional("rootBridgeFamilyId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -25417,6 +26300,7 @@ impl ProfileVlanView {
             spanning_tree_protocol: None,
             spanning_tree_priority: None,
             switch_family_models: None,
+            root_bridge_family_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -25471,6 +26355,11 @@ impl ProfileVlanView {
         self.switch_family_models = Some(value.into());
         self
     }
+    /// Sets `rootBridgeFamilyId`.
+    pub fn with_root_bridge_family_id(mut self, value: impl Into<String>) -> Self {
+        self.root_bridge_family_id = Some(value.into());
+        self
+    }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 /// Psk wifi network, with the fields the official description lists.
@@ -25489,6 +26378,10 @@ pub struct PskWifiNetwork {
     pub description: Option<String>,
     /// WLAN.
     pub wlan: PskWifiWlan,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    pub tenant_id: Option<String>,
+    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -25503,6 +26396,8 @@ impl serde::Serialize for PskWifiNetwork {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.field("wlan", &v.wlan);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -25523,6 +26418,8 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 wlan: f.required("wlan")?,
+                tenant_id: f.optional("tenantId"),
+                venues: f.optional("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -25541,6 +26438,8 @@ impl PskWifiNetwork {
             name: None,
             description: None,
             wlan,
+            tenant_id: None,
+            venues: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -25557,6 +26456,16 @@ impl PskWifiNetwork {
     /// Sets `description`.
     pub fn with_description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.venues = Some(value.into());
         self
     }
 }
@@ -25589,6 +26498,8 @@ pub struct PskWifiWlan {
     pub wep_hex_key: Option<String>,
     /// WLAN security (default: WPA2Personal).
     pub wlan_security: Option<PskWifiWlanWlanSecurity>,
+    /// MAC auth MAC format (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/05.json).
+    pub mac_auth_mac_format: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -25609,6 +26520,7 @@ impl serde::Serialize for PskWifiWlan {
             w.optional("vlanId", &v.vlan_id);
             w.optional("wepHexKey", &v.wep_hex_key);
             w.optional("wlanSecurity", &v.wlan_security);
+            w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -25635,6 +26547,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlan {
                 vlan_id: f.optional("vlanId"),
                 wep_hex_key: f.optional("wepHexKey"),
                 wlan_security: f.optional("wlanSecurity"),
+                mac_auth_mac_format: f.optional("macAuthMacFormat"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -25659,6 +26572,7 @@ impl PskWifiWlan {
             vlan_id: None,
             wep_hex_key: None,
             wlan_security: None,
+            mac_auth_mac_format: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -25720,6 +26634,11 @@ impl PskWifiWlan {
         value: impl Into<PskWifiWlanWlanSecurity>,
     ) -> Self {
         self.wlan_security = Some(value.into());
+        self
+    }
+    /// Sets `macAuthMacFormat`.
+    pub fn with_mac_auth_mac_format(mut self, value: impl Into<String>) -> Self {
+        self.mac_auth_mac_format = Some(value.into());
         self
     }
 }
@@ -25876,6 +26795,16 @@ pub struct PskWifiWlanAdvancedCustomization {
     pub wifi6_enabled: Option<bool>,
     /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
+    /// Access control enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    pub access_control_enable: Option<bool>,
+    /// Application policy enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    pub application_policy_enable: Option<bool>,
+    /// L2 ACL enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    pub l2_acl_enable: Option<bool>,
+    /// L3 ACL enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    pub l3_acl_enable: Option<bool>,
+    /// Wifi calling enabled (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    pub wifi_calling_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -26014,6 +26943,11 @@ impl serde::Serialize for PskWifiWlanAdvancedCustomization {
             w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
             w.optional("wifi6Enabled", &v.wifi6_enabled);
             w.optional("wifi7Enabled", &v.wifi7_enabled);
+            w.optional("accessControlEnable", &v.access_control_enable);
+            w.optional("applicationPolicyEnable", &v.application_policy_enable);
+            w.optional("l2AclEnable", &v.l2_acl_enable);
+            w.optional("l3AclEnable", &v.l3_acl_enable);
+            w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -26122,6 +27056,11 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
                 user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
                 wifi6_enabled: f.optional("wifi6Enabled"),
                 wifi7_enabled: f.optional("wifi7Enabled"),
+                access_control_enable: f.optional("accessControlEnable"),
+                application_policy_enable: f.optional("applicationPolicyEnable"),
+                l2_acl_enable: f.optional("l2AclEnable"),
+                l3_acl_enable: f.optional("l3AclEnable"),
+                wifi_calling_enabled: f.optional("wifiCallingEnabled"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -26204,6 +27143,11 @@ impl PskWifiWlanAdvancedCustomization {
             user_uplink_rate_limiting: None,
             wifi6_enabled: None,
             wifi7_enabled: None,
+            access_control_enable: None,
+            application_policy_enable: None,
+            l2_acl_enable: None,
+            l3_acl_enable: None,
+            wifi_calling_enabled: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -26626,6 +27570,31 @@ impl PskWifiWlanAdvancedCustomization {
     /// Sets `wifi7Enabled`.
     pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
         self.wifi7_enabled = Some(value.into());
+        self
+    }
+    /// Sets `accessControlEnable`.
+    pub fn with_access_control_enable(mut self, value: impl Into<bool>) -> Self {
+        self.access_control_enable = Some(value.into());
+        self
+    }
+    /// Sets `applicationPolicyEnable`.
+    pub fn with_application_policy_enable(mut self, value: impl Into<bool>) -> Self {
+        self.application_policy_enable = Some(value.into());
+        self
+    }
+    /// Sets `l2AclEnable`.
+    pub fn with_l2_acl_enable(mut self, value: impl Into<bool>) -> Self {
+        self.l2_acl_enable = Some(value.into());
+        self
+    }
+    /// Sets `l3AclEnable`.
+    pub fn with_l3_acl_enable(mut self, value: impl Into<bool>) -> Self {
+        self.l3_acl_enable = Some(value.into());
+        self
+    }
+    /// Sets `wifiCallingEnabled`.
+    pub fn with_wifi_calling_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi_calling_enabled = Some(value.into());
         self
     }
 }
@@ -27241,6 +28210,18 @@ pub struct QueryRequest {
     pub exists: Option<String>,
     /// Group by. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub group_by: Option<String>,
+    /// Default page size (may be null). Provenance: reference (payloads postman-requests/11-list-brand-properties.json).
+    pub default_page_size: Option<i64>,
+    /// Detail level (may be null). Provenance: reference (payloads postman-requests/40-get-events.json).
+    pub detail_level: Option<String>,
+    /// Network ID (may be null). Provenance: reference (payloads postman-requests/19-get-venue-network-association.json).
+    pub network_id: Option<String>,
+    /// Total (may be null). Provenance: reference (payloads postman-requests/11-list-brand-properties.json).
+    pub total: Option<i64>,
+    /// URL (may be null). Provenance: reference (payloads postman-requests/40-get-events.json).
+    pub url: Option<String>,
+    /// Venue ID (may be null). Provenance: reference (payloads postman-requests/19-get-venue-network-association.json).
+    pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -27301,6 +28282,12 @@ impl serde::Serialize for QueryRequest {
             w.optional("terms", &v.terms);
             w.optional("exists", &v.exists);
             w.optional("groupBy", &v.group_by);
+            w.optional("defaultPageSize", &v.default_page_size);
+            w.optional("detailLevel", &v.detail_level);
+            w.optional("networkId", &v.network_id);
+            w.optional("total", &v.total);
+            w.optional("url", &v.url);
+            w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -27367,6 +28354,12 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
                 terms: f.optional("terms"),
                 exists: f.optional("exists"),
                 group_by: f.optional("groupBy"),
+                default_page_size: f.optional("defaultPageSize"),
+                detail_level: f.optional("detailLevel"),
+                network_id: f.optional("networkId"),
+                total: f.optional("total"),
+                url: f.optional("url"),
+                venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -27431,6 +28424,12 @@ impl QueryRequest {
             terms: None,
             exists: None,
             group_by: None,
+            default_page_size: None,
+            detail_level: None,
+            network_id: None,
+            total: None,
+            url: None,
+            venue_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -27543,6 +28542,36 @@ impl QueryRequest {
     /// Sets `groupBy`.
     pub fn with_group_by(mut self, value: impl Into<String>) -> Self {
         self.group_by = Some(value.into());
+        self
+    }
+    /// Sets `defaultPageSize`.
+    pub fn with_default_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.default_page_size = Some(value.into());
+        self
+    }
+    /// Sets `detailLevel`.
+    pub fn with_detail_level(mut self, value: impl Into<String>) -> Self {
+        self.detail_level = Some(value.into());
+        self
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+    /// Sets `total`.
+    pub fn with_total(mut self, value: impl Into<i64>) -> Self {
+        self.total = Some(value.into());
+        self
+    }
+    /// Sets `url`.
+    pub fn with_url(mut self, value: impl Into<String>) -> Self {
+        self.url = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
         self
     }
 }
@@ -27720,6 +28749,8 @@ pub struct QueryResponseAccessControlProfileQueryData {
     pub error_message: Option<String>,
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
+    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_access_control_profiles/01.json).
+    pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -27742,6 +28773,7 @@ impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
             w.optional("data", &v.data);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -27770,6 +28802,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
                 data: f.optional("data"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -27794,6 +28827,7 @@ impl QueryResponseAccessControlProfileQueryData {
             data: None,
             error_message: None,
             subsequent_queries: None,
+            total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -27836,6 +28870,11 @@ impl QueryResponseAccessControlProfileQueryData {
         value: impl Into<Vec<SubsequentQuery>>,
     ) -> Self {
         self.subsequent_queries = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
         self
     }
 }
@@ -28004,6 +29043,8 @@ pub struct QueryResponseApplicationPolicyQueryData {
     pub error_message: Option<String>,
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
+    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_application_policies/01.json).
+    pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -28026,6 +29067,7 @@ impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
             w.optional("data", &v.data);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -28054,6 +29096,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
                 data: f.optional("data"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -28078,6 +29121,7 @@ impl QueryResponseApplicationPolicyQueryData {
             data: None,
             error_message: None,
             subsequent_queries: None,
+            total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -28117,6 +29161,11 @@ impl QueryResponseApplicationPolicyQueryData {
         value: impl Into<Vec<SubsequentQuery>>,
     ) -> Self {
         self.subsequent_queries = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
         self
     }
 }
@@ -28145,6 +29194,8 @@ pub struct QueryResponseDevicePolicyQueryData {
     pub error_message: Option<String>,
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
+    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_device_policies/01.json).
+    pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -28167,6 +29218,7 @@ impl serde::Serialize for QueryResponseDevicePolicyQueryData {
             w.optional("data", &v.data);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -28195,6 +29247,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
                 data: f.optional("data"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -28218,6 +29271,7 @@ impl QueryResponseDevicePolicyQueryData {
             data: None,
             error_message: None,
             subsequent_queries: None,
+            total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -28257,6 +29311,11 @@ impl QueryResponseDevicePolicyQueryData {
         value: impl Into<Vec<SubsequentQuery>>,
     ) -> Self {
         self.subsequent_queries = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
         self
     }
 }
@@ -28577,6 +29636,8 @@ pub struct QueryResponseL2AclPolicyQueryData {
     pub error_message: Option<String>,
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
+    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_l2_acl_policies/01.json).
+    pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -28599,6 +29660,7 @@ impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
             w.optional("data", &v.data);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -28627,6 +29689,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
                 data: f.optional("data"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -28650,6 +29713,7 @@ impl QueryResponseL2AclPolicyQueryData {
             data: None,
             error_message: None,
             subsequent_queries: None,
+            total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -28691,6 +29755,11 @@ impl QueryResponseL2AclPolicyQueryData {
         self.subsequent_queries = Some(value.into());
         self
     }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
 }
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
@@ -28717,6 +29786,8 @@ pub struct QueryResponseL3AclPolicyQueryData {
     pub error_message: Option<String>,
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
+    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_l3_acl_policies/01.json).
+    pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -28739,6 +29810,7 @@ impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
             w.optional("data", &v.data);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -28767,6 +29839,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
                 data: f.optional("data"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -28790,6 +29863,7 @@ impl QueryResponseL3AclPolicyQueryData {
             data: None,
             error_message: None,
             subsequent_queries: None,
+            total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -28831,6 +29905,11 @@ impl QueryResponseL3AclPolicyQueryData {
         self.subsequent_queries = Some(value.into());
         self
     }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
 }
 #[cfg(
     any(
@@ -28860,6 +29939,8 @@ pub struct QueryResponseRadiusServerProfileQueryData {
     pub error_message: Option<String>,
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
+    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -28885,6 +29966,7 @@ impl serde::Serialize for QueryResponseRadiusServerProfileQueryData {
             w.optional("data", &v.data);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -28916,6 +29998,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData 
                 data: f.optional("data"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -28943,6 +30026,7 @@ impl QueryResponseRadiusServerProfileQueryData {
             data: None,
             error_message: None,
             subsequent_queries: None,
+            total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -28985,6 +30069,11 @@ impl QueryResponseRadiusServerProfileQueryData {
         value: impl Into<Vec<SubsequentQuery>>,
     ) -> Self {
         self.subsequent_queries = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
         self
     }
 }
@@ -29600,6 +30689,78 @@ pub struct QueryResult {
     pub page: Option<i64>,
     /// Data.
     pub data: Option<Vec<serde_json::Value>>,
+    /// IP (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub ip: Option<String>,
+    /// AP down RSSI (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub ap_down_rssi: Option<i64>,
+    /// AP group ID (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub ap_group_id: Option<String>,
+    /// AP MAC (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub ap_mac: Option<String>,
+    /// AP status data (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub ap_status_data: Option<serde_json::Value>,
+    /// AP up RSSI (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub ap_up_rssi: Option<i64>,
+    /// Bonjour gateway (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub bonjour_gateway: Option<serde_json::Value>,
+    /// Date (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/14.json).
+    pub date: Option<Vec<serde_json::Value>>,
+    /// Description (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub description: Option<String>,
+    /// Device group ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub device_group_id: Option<String>,
+    /// Device group name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub device_group_name: Option<String>,
+    /// Device model type (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub device_model_type: Option<String>,
+    /// Device status (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub device_status: Option<String>,
+    /// Device status severity (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub device_status_severity: Option<String>,
+    /// Ext IP (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub ext_ip: Option<String>,
+    /// Fields (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/01.json).
+    pub fields: Option<Vec<String>>,
+    /// Fw version (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub fw_version: Option<String>,
+    /// Is mesh enable (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub is_mesh_enable: Option<bool>,
+    /// Last seen time (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub last_seen_time: Option<String>,
+    /// Mesh role (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub mesh_role: Option<String>,
+    /// Model (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub model: Option<String>,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub name: Option<String>,
+    /// Page size (may be null). Provenance: reference (payloads ui-fixtures/query_mileage_reports/01.json).
+    pub page_size: Option<i64>,
+    /// Password (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// Radio (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub radio: Option<serde_json::Value>,
+    /// Response (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/02.json).
+    pub response: Option<Vec<serde_json::Value>>,
+    /// Root AP (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub root_ap: Option<serde_json::Value>,
+    /// Serial number (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub serial_number: Option<String>,
+    /// Size (may be null). Provenance: reference (payloads ui-fixtures/query_venues/36.json).
+    pub size: Option<i64>,
+    /// Soft deleted (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub soft_deleted: Option<bool>,
+    /// Tags (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub tags: Option<String>,
+    /// Total elements (may be null). Provenance: reference (payloads ui-fixtures/query_venues/36.json).
+    pub total_elements: Option<i64>,
+    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ve_ports_legacy/01.json).
+    pub total_pages: Option<i64>,
+    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub updated_date: Option<String>,
+    /// Venue ID (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    pub venue_id: Option<String>,
+    /// Venue name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -29626,6 +30787,42 @@ impl serde::Serialize for QueryResult {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
+            w.optional("IP", &v.ip);
+            w.optional("apDownRssi", &v.ap_down_rssi);
+            w.optional("apGroupId", &v.ap_group_id);
+            w.optional("apMac", &v.ap_mac);
+            w.optional("apStatusData", &v.ap_status_data);
+            w.optional("apUpRssi", &v.ap_up_rssi);
+            w.optional("bonjourGateway", &v.bonjour_gateway);
+            w.optional("date", &v.date);
+            w.optional("description", &v.description);
+            w.optional("deviceGroupId", &v.device_group_id);
+            w.optional("deviceGroupName", &v.device_group_name);
+            w.optional("deviceModelType", &v.device_model_type);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("deviceStatusSeverity", &v.device_status_severity);
+            w.optional("extIp", &v.ext_ip);
+            w.optional("fields", &v.fields);
+            w.optional("fwVersion", &v.fw_version);
+            w.optional("isMeshEnable", &v.is_mesh_enable);
+            w.optional("lastSeenTime", &v.last_seen_time);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("model", &v.model);
+            w.optional("name", &v.name);
+            w.optional("pageSize", &v.page_size);
+            w.optional("password", &v.password);
+            w.optional("radio", &v.radio);
+            w.optional("response", &v.response);
+            w.optional("rootAP", &v.root_ap);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("size", &v.size);
+            w.optional("softDeleted", &v.soft_deleted);
+            w.optional("tags", &v.tags);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -29658,6 +30855,42 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 data: f.optional("data"),
+                ip: f.optional("IP"),
+                ap_down_rssi: f.optional("apDownRssi"),
+                ap_group_id: f.optional("apGroupId"),
+                ap_mac: f.optional("apMac"),
+                ap_status_data: f.optional("apStatusData"),
+                ap_up_rssi: f.optional("apUpRssi"),
+                bonjour_gateway: f.optional("bonjourGateway"),
+                date: f.optional("date"),
+                description: f.optional("description"),
+                device_group_id: f.optional("deviceGroupId"),
+                device_group_name: f.optional("deviceGroupName"),
+                device_model_type: f.optional("deviceModelType"),
+                device_status: f.optional("deviceStatus"),
+                device_status_severity: f.optional("deviceStatusSeverity"),
+                ext_ip: f.optional("extIp"),
+                fields: f.optional("fields"),
+                fw_version: f.optional("fwVersion"),
+                is_mesh_enable: f.optional("isMeshEnable"),
+                last_seen_time: f.optional("lastSeenTime"),
+                mesh_role: f.optional("meshRole"),
+                model: f.optional("model"),
+                name: f.optional("name"),
+                page_size: f.optional("pageSize"),
+                password: f.optional("password"),
+                radio: f.optional("radio"),
+                response: f.optional("response"),
+                root_ap: f.optional("rootAP"),
+                serial_number: f.optional("serialNumber"),
+                size: f.optional("size"),
+                soft_deleted: f.optional("softDeleted"),
+                tags: f.optional("tags"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                updated_date: f.optional("updatedDate"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -29688,6 +30921,42 @@ impl QueryResult {
             total_count: None,
             page: None,
             data: None,
+            ip: None,
+            ap_down_rssi: None,
+            ap_group_id: None,
+            ap_mac: None,
+            ap_status_data: None,
+            ap_up_rssi: None,
+            bonjour_gateway: None,
+            date: None,
+            description: None,
+            device_group_id: None,
+            device_group_name: None,
+            device_model_type: None,
+            device_status: None,
+            device_status_severity: None,
+            ext_ip: None,
+            fields: None,
+            fw_version: None,
+            is_mesh_enable: None,
+            last_seen_time: None,
+            mesh_role: None,
+            model: None,
+            name: None,
+            page_size: None,
+            password: None,
+            radio: None,
+            response: None,
+            root_ap: None,
+            serial_number: None,
+            size: None,
+            soft_deleted: None,
+            tags: None,
+            total_elements: None,
+            total_pages: None,
+            updated_date: None,
+            venue_id: None,
+            venue_name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -29704,6 +30973,189 @@ impl QueryResult {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `IP`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `apDownRssi`.
+    pub fn with_ap_down_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.ap_down_rssi = Some(value.into());
+        self
+    }
+    /// Sets `apGroupId`.
+    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_id = Some(value.into());
+        self
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `apStatusData`.
+    pub fn with_ap_status_data(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.ap_status_data = Some(value.into());
+        self
+    }
+    /// Sets `apUpRssi`.
+    pub fn with_ap_up_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.ap_up_rssi = Some(value.into());
+        self
+    }
+    /// Sets `bonjourGateway`.
+    pub fn with_bonjour_gateway(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.bonjour_gateway = Some(value.into());
+        self
+    }
+    /// Sets `date`.
+    pub fn with_date(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.date = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupId`.
+    pub fn with_device_group_id(mut self, value: impl Into<String>) -> Self {
+        self.device_group_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupName`.
+    pub fn with_device_group_name(mut self, value: impl Into<String>) -> Self {
+        self.device_group_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceModelType`.
+    pub fn with_device_model_type(mut self, value: impl Into<String>) -> Self {
+        self.device_model_type = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatusSeverity`.
+    pub fn with_device_status_severity(mut self, value: impl Into<String>) -> Self {
+        self.device_status_severity = Some(value.into());
+        self
+    }
+    /// Sets `extIp`.
+    pub fn with_ext_ip(mut self, value: impl Into<String>) -> Self {
+        self.ext_ip = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `fwVersion`.
+    pub fn with_fw_version(mut self, value: impl Into<String>) -> Self {
+        self.fw_version = Some(value.into());
+        self
+    }
+    /// Sets `isMeshEnable`.
+    pub fn with_is_mesh_enable(mut self, value: impl Into<bool>) -> Self {
+        self.is_mesh_enable = Some(value.into());
+        self
+    }
+    /// Sets `lastSeenTime`.
+    pub fn with_last_seen_time(mut self, value: impl Into<String>) -> Self {
+        self.last_seen_time = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `radio`.
+    pub fn with_radio(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.radio = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+    /// Sets `rootAP`.
+    pub fn with_root_ap(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.root_ap = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `softDeleted`.
+    pub fn with_soft_deleted(mut self, value: impl Into<bool>) -> Self {
+        self.soft_deleted = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
         self
     }
 }
@@ -30118,6 +31570,24 @@ pub struct RadiusServerProfileQueryData {
     pub secondary: Option<String>,
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
+    /// Acct port (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    pub acct_port: Option<i64>,
+    /// Auth port (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    pub auth_port: Option<i64>,
+    /// IP (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    pub ip: Option<String>,
+    /// Network count (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/03.json).
+    pub network_count: Option<i64>,
+    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/03.json).
+    pub network_ids: Option<Vec<serde_json::Value>>,
+    /// Rad sec options (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/10.json).
+    pub rad_sec_options: Option<serde_json::Value>,
+    /// Secret (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    pub secret: Option<ruckus_one_runtime::Secret>,
+    /// Server type (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    pub server_type: Option<String>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/03.json).
+    pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -30142,6 +31612,15 @@ impl serde::Serialize for RadiusServerProfileQueryData {
             w.optional("primary", &v.primary);
             w.optional("secondary", &v.secondary);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional("acctPort", &v.acct_port);
+            w.optional("authPort", &v.auth_port);
+            w.optional("ip", &v.ip);
+            w.optional("networkCount", &v.network_count);
+            w.optional("networkIds", &v.network_ids);
+            w.optional("radSecOptions", &v.rad_sec_options);
+            w.optional("secret", &v.secret);
+            w.optional("serverType", &v.server_type);
+            w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -30172,6 +31651,15 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
+                acct_port: f.optional("acctPort"),
+                auth_port: f.optional("authPort"),
+                ip: f.optional("ip"),
+                network_count: f.optional("networkCount"),
+                network_ids: f.optional("networkIds"),
+                rad_sec_options: f.optional("radSecOptions"),
+                secret: f.optional("secret"),
+                server_type: f.optional("serverType"),
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -30197,6 +31685,15 @@ impl RadiusServerProfileQueryData {
             primary: None,
             secondary: None,
             wifi_network_ids: None,
+            acct_port: None,
+            auth_port: None,
+            ip: None,
+            network_count: None,
+            network_ids: None,
+            rad_sec_options: None,
+            secret: None,
+            server_type: None,
+            tenant_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -30228,6 +31725,51 @@ impl RadiusServerProfileQueryData {
     /// Sets `wifiNetworkIds`.
     pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.wifi_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `acctPort`.
+    pub fn with_acct_port(mut self, value: impl Into<i64>) -> Self {
+        self.acct_port = Some(value.into());
+        self
+    }
+    /// Sets `authPort`.
+    pub fn with_auth_port(mut self, value: impl Into<i64>) -> Self {
+        self.auth_port = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `radSecOptions`.
+    pub fn with_rad_sec_options(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.rad_sec_options = Some(value.into());
+        self
+    }
+    /// Sets `secret`.
+    pub fn with_secret(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.secret = Some(value.into());
+        self
+    }
+    /// Sets `serverType`.
+    pub fn with_server_type(mut self, value: impl Into<String>) -> Self {
+        self.server_type = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
         self
     }
 }
@@ -31221,6 +32763,8 @@ pub struct RoguePolicy {
     pub name: String,
     /// Rules.
     pub rules: Option<Vec<RogueClassificationPolicyRule>>,
+    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_rogue_policy/02.json).
+    pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -31237,6 +32781,7 @@ impl serde::Serialize for RoguePolicy {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("rules", &v.rules);
+            w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -31259,6 +32804,7 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
                 id: f.optional("id"),
                 name: f.required("name")?,
                 rules: f.optional("rules"),
+                venues: f.optional("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -31279,6 +32825,7 @@ impl RoguePolicy {
             id: None,
             name,
             rules: None,
+            venues: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -31298,6 +32845,11 @@ impl RoguePolicy {
         value: impl Into<Vec<RogueClassificationPolicyRule>>,
     ) -> Self {
         self.rules = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.venues = Some(value.into());
         self
     }
 }
@@ -32834,7 +34386,7 @@ impl<'de> serde::Deserialize<'de> for SortOrder {
 )]
 /// Spanning tree protocol: the values the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline); empty value: payloads ui-fixtures/query_switch_vlans_legacy/01.json, ui-fixtures/query_switch_vlans_legacy/02.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -32847,6 +34399,8 @@ pub enum SpanningTreeProtocol {
     Stp,
     /// `none`
     None,
+    /// `  `
+    Empty,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -32865,6 +34419,7 @@ impl SpanningTreeProtocol {
             Self::Rstp => "rstp",
             Self::Stp => "stp",
             Self::None => "none",
+            Self::Empty => "",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -32883,6 +34438,7 @@ impl From<&str> for SpanningTreeProtocol {
             "rstp" => Self::Rstp,
             "stp" => Self::Stp,
             "none" => Self::None,
+            "" => Self::Empty,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -33743,6 +35299,8 @@ pub struct Switch {
     pub specified_type: Option<SpecifiedType>,
     /// VLAN customize. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub vlan_customize: Option<bool>,
+    /// Is primary deleted (may be null). Provenance: reference (payloads ui-fixtures/get_switch_legacy/02.json).
+    pub is_primary_deleted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -33842,6 +35400,7 @@ impl serde::Serialize for Switch {
             w.optional("initialVlanId", &v.initial_vlan_id);
             w.optional("specifiedType", &v.specified_type);
             w.optional("vlanCustomize", &v.vlan_customize);
+            w.optional("isPrimaryDeleted", &v.is_primary_deleted);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -33947,6 +35506,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
                 initial_vlan_id: f.optional("initialVlanId"),
                 specified_type: f.optional("specifiedType"),
                 vlan_customize: f.optional("vlanCustomize"),
+                is_primary_deleted: f.optional("isPrimaryDeleted"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -34050,6 +35610,7 @@ impl Switch {
             initial_vlan_id: None,
             specified_type: None,
             vlan_customize: None,
+            is_primary_deleted: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -34513,6 +36074,11 @@ impl Switch {
         self.vlan_customize = Some(value.into());
         self
     }
+    /// Sets `isPrimaryDeleted`.
+    pub fn with_is_primary_deleted(mut self, value: impl Into<bool>) -> Self {
+        self.is_primary_deleted = Some(value.into());
+        self
+    }
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// One row of a switch client query; the document names only `clientAuthType`.
@@ -34835,6 +36401,62 @@ pub struct SwitchClientQueryResult {
     pub error_message: Option<String>,
     /// Subsequent queries. Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
+    /// Client auth status (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_auth_status: Option<String>,
+    /// Client auth type (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_auth_type: Option<String>,
+    /// Client desc (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_desc: Option<String>,
+    /// Client IPv4 addr (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_ipv4_addr: Option<String>,
+    /// Client IPv6 addr (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_ipv6_addr: Option<String>,
+    /// Client MAC (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_mac: Option<String>,
+    /// Client name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_name: Option<String>,
+    /// Client type (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_type: Option<String>,
+    /// Client up time (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_up_time: Option<String>,
+    /// Client user name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_user_name: Option<String>,
+    /// Client VLAN (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub client_vlan: Option<String>,
+    /// DHCP client OS vendor name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/04.json).
+    pub dhcp_client_os_vendor_name: Option<String>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub id: Option<String>,
+    /// Ruckus AP (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub ruckus_ap: Option<bool>,
+    /// Switch ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub switch_id: Option<String>,
+    /// Switch MAC (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub switch_mac: Option<String>,
+    /// Switch name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub switch_name: Option<String>,
+    /// Switch port (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub switch_port: Option<String>,
+    /// Switch port ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub switch_port_id: Option<String>,
+    /// Switch serial number (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub switch_serial_number: Option<String>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub tenant_id: Option<String>,
+    /// Timestamp (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub timestamp: Option<i64>,
+    /// Type (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub type_: Option<String>,
+    /// Unit ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub unit_id: Option<String>,
+    /// Updated time (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub updated_time: Option<i64>,
+    /// Venue ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub venue_id: Option<String>,
+    /// Venue name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub venue_name: Option<String>,
+    /// VLAN name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    pub vlan_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -34855,6 +36477,34 @@ impl serde::Serialize for SwitchClientQueryResult {
             w.optional("objectId", &v.object_id);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("clientAuthStatus", &v.client_auth_status);
+            w.optional("clientAuthType", &v.client_auth_type);
+            w.optional("clientDesc", &v.client_desc);
+            w.optional("clientIpv4Addr", &v.client_ipv4_addr);
+            w.optional("clientIpv6Addr", &v.client_ipv6_addr);
+            w.optional("clientMac", &v.client_mac);
+            w.optional("clientName", &v.client_name);
+            w.optional("clientType", &v.client_type);
+            w.optional("clientUpTime", &v.client_up_time);
+            w.optional("clientUserName", &v.client_user_name);
+            w.optional("clientVlan", &v.client_vlan);
+            w.optional("dhcpClientOsVendorName", &v.dhcp_client_os_vendor_name);
+            w.optional("id", &v.id);
+            w.optional("ruckusAP", &v.ruckus_ap);
+            w.optional("switchId", &v.switch_id);
+            w.optional("switchMac", &v.switch_mac);
+            w.optional("switchName", &v.switch_name);
+            w.optional("switchPort", &v.switch_port);
+            w.optional("switchPortId", &v.switch_port_id);
+            w.optional("switchSerialNumber", &v.switch_serial_number);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("timestamp", &v.timestamp);
+            w.optional("type", &v.type_);
+            w.optional("unitId", &v.unit_id);
+            w.optional("updatedTime", &v.updated_time);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("vlanName", &v.vlan_name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -34878,6 +36528,34 @@ impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
                 object_id: f.optional("objectId"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
+                client_auth_status: f.optional("clientAuthStatus"),
+                client_auth_type: f.optional("clientAuthType"),
+                client_desc: f.optional("clientDesc"),
+                client_ipv4_addr: f.optional("clientIpv4Addr"),
+                client_ipv6_addr: f.optional("clientIpv6Addr"),
+                client_mac: f.optional("clientMac"),
+                client_name: f.optional("clientName"),
+                client_type: f.optional("clientType"),
+                client_up_time: f.optional("clientUpTime"),
+                client_user_name: f.optional("clientUserName"),
+                client_vlan: f.optional("clientVlan"),
+                dhcp_client_os_vendor_name: f.optional("dhcpClientOsVendorName"),
+                id: f.optional("id"),
+                ruckus_ap: f.optional("ruckusAP"),
+                switch_id: f.optional("switchId"),
+                switch_mac: f.optional("switchMac"),
+                switch_name: f.optional("switchName"),
+                switch_port: f.optional("switchPort"),
+                switch_port_id: f.optional("switchPortId"),
+                switch_serial_number: f.optional("switchSerialNumber"),
+                tenant_id: f.optional("tenantId"),
+                timestamp: f.optional("timestamp"),
+                type_: f.optional("type"),
+                unit_id: f.optional("unitId"),
+                updated_time: f.optional("updatedTime"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                vlan_name: f.optional("vlanName"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -34899,6 +36577,34 @@ impl SwitchClientQueryResult {
             object_id: None,
             error_message: None,
             subsequent_queries: None,
+            client_auth_status: None,
+            client_auth_type: None,
+            client_desc: None,
+            client_ipv4_addr: None,
+            client_ipv6_addr: None,
+            client_mac: None,
+            client_name: None,
+            client_type: None,
+            client_up_time: None,
+            client_user_name: None,
+            client_vlan: None,
+            dhcp_client_os_vendor_name: None,
+            id: None,
+            ruckus_ap: None,
+            switch_id: None,
+            switch_mac: None,
+            switch_name: None,
+            switch_port: None,
+            switch_port_id: None,
+            switch_serial_number: None,
+            tenant_id: None,
+            timestamp: None,
+            type_: None,
+            unit_id: None,
+            updated_time: None,
+            venue_id: None,
+            venue_name: None,
+            vlan_name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -34940,6 +36646,146 @@ impl SwitchClientQueryResult {
         self.subsequent_queries = Some(value.into());
         self
     }
+    /// Sets `clientAuthStatus`.
+    pub fn with_client_auth_status(mut self, value: impl Into<String>) -> Self {
+        self.client_auth_status = Some(value.into());
+        self
+    }
+    /// Sets `clientAuthType`.
+    pub fn with_client_auth_type(mut self, value: impl Into<String>) -> Self {
+        self.client_auth_type = Some(value.into());
+        self
+    }
+    /// Sets `clientDesc`.
+    pub fn with_client_desc(mut self, value: impl Into<String>) -> Self {
+        self.client_desc = Some(value.into());
+        self
+    }
+    /// Sets `clientIpv4Addr`.
+    pub fn with_client_ipv4_addr(mut self, value: impl Into<String>) -> Self {
+        self.client_ipv4_addr = Some(value.into());
+        self
+    }
+    /// Sets `clientIpv6Addr`.
+    pub fn with_client_ipv6_addr(mut self, value: impl Into<String>) -> Self {
+        self.client_ipv6_addr = Some(value.into());
+        self
+    }
+    /// Sets `clientMac`.
+    pub fn with_client_mac(mut self, value: impl Into<String>) -> Self {
+        self.client_mac = Some(value.into());
+        self
+    }
+    /// Sets `clientName`.
+    pub fn with_client_name(mut self, value: impl Into<String>) -> Self {
+        self.client_name = Some(value.into());
+        self
+    }
+    /// Sets `clientType`.
+    pub fn with_client_type(mut self, value: impl Into<String>) -> Self {
+        self.client_type = Some(value.into());
+        self
+    }
+    /// Sets `clientUpTime`.
+    pub fn with_client_up_time(mut self, value: impl Into<String>) -> Self {
+        self.client_up_time = Some(value.into());
+        self
+    }
+    /// Sets `clientUserName`.
+    pub fn with_client_user_name(mut self, value: impl Into<String>) -> Self {
+        self.client_user_name = Some(value.into());
+        self
+    }
+    /// Sets `clientVlan`.
+    pub fn with_client_vlan(mut self, value: impl Into<String>) -> Self {
+        self.client_vlan = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientOsVendorName`.
+    pub fn with_dhcp_client_os_vendor_name(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_client_os_vendor_name = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `ruckusAP`.
+    pub fn with_ruckus_ap(mut self, value: impl Into<bool>) -> Self {
+        self.ruckus_ap = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchMac`.
+    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchPort`.
+    pub fn with_switch_port(mut self, value: impl Into<String>) -> Self {
+        self.switch_port = Some(value.into());
+        self
+    }
+    /// Sets `switchPortId`.
+    pub fn with_switch_port_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_port_id = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `timestamp`.
+    pub fn with_timestamp(mut self, value: impl Into<i64>) -> Self {
+        self.timestamp = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `unitId`.
+    pub fn with_unit_id(mut self, value: impl Into<String>) -> Self {
+        self.unit_id = Some(value.into());
+        self
+    }
+    /// Sets `updatedTime`.
+    pub fn with_updated_time(mut self, value: impl Into<i64>) -> Self {
+        self.updated_time = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
 }
 #[cfg(
     any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
@@ -34962,6 +36808,8 @@ pub struct SwitchConfigHistoryPage {
     pub list: Option<Vec<serde_json::Value>>,
     /// ID. Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     pub id: Option<String>,
+    /// Response (may be null). Provenance: reference (payloads ui-fixtures/query_switch_config_hist_details_legacy/01.json).
+    pub response: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -34980,6 +36828,7 @@ impl serde::Serialize for SwitchConfigHistoryPage {
             w.optional("totalCount", &v.total_count);
             w.optional("list", &v.list);
             w.optional("id", &v.id);
+            w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -35001,6 +36850,7 @@ impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
                 total_count: f.optional("totalCount"),
                 list: f.optional("list"),
                 id: f.optional("id"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -35020,6 +36870,7 @@ impl SwitchConfigHistoryPage {
             total_count: None,
             list: None,
             id: None,
+            response: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -35036,6 +36887,11 @@ impl SwitchConfigHistoryPage {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.response = Some(value.into());
         self
     }
 }
@@ -35958,6 +37814,24 @@ pub struct SwitchPort {
     pub switch_port_profile_type: Option<String>,
     /// Error disable status.
     pub error_disable_status: Option<String>,
+    /// Switch port stacking port field (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/03.json).
+    pub switch_port_stacking_port_field: Option<String>,
+    /// Is in warning state (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json).
+    pub is_in_warning_state: Option<bool>,
+    /// Is POE schedule enabled (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/02.json).
+    pub is_poe_schedule_enabled: Option<String>,
+    /// Is POE supported (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/02.json).
+    pub is_poe_supported: Option<String>,
+    /// Lag force up port (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ports/04.json).
+    pub lag_force_up_port: Option<bool>,
+    /// POE percent (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json).
+    pub poe_percent: Option<f64>,
+    /// Portnumber (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json).
+    pub portnumber: Option<String>,
+    /// Stacking neighbor port (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ports/04.json).
+    pub stacking_neighbor_port: Option<String>,
+    /// Sticky MAC ACL allow count (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ports/04.json).
+    pub sticky_mac_acl_allow_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -36033,6 +37907,18 @@ impl serde::Serialize for SwitchPort {
             w.optional("switchPortProfileName", &v.switch_port_profile_name);
             w.optional("switchPortProfileType", &v.switch_port_profile_type);
             w.optional("errorDisableStatus", &v.error_disable_status);
+            w.optional(
+                "SwitchPortStackingPortField",
+                &v.switch_port_stacking_port_field,
+            );
+            w.optional("isInWarningState", &v.is_in_warning_state);
+            w.optional("isPoeScheduleEnabled", &v.is_poe_schedule_enabled);
+            w.optional("isPoeSupported", &v.is_poe_supported);
+            w.optional("lagForceUpPort", &v.lag_force_up_port);
+            w.optional_number("poePercent", v.poe_percent);
+            w.optional("portnumber", &v.portnumber);
+            w.optional("stackingNeighborPort", &v.stacking_neighbor_port);
+            w.optional("stickyMacAclAllowCount", &v.sticky_mac_acl_allow_count);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -36114,6 +38000,16 @@ impl<'de> serde::Deserialize<'de> for SwitchPort {
                 switch_port_profile_name: f.optional("switchPortProfileName"),
                 switch_port_profile_type: f.optional("switchPortProfileType"),
                 error_disable_status: f.optional("errorDisableStatus"),
+                switch_port_stacking_port_field: f
+                    .optional("SwitchPortStackingPortField"),
+                is_in_warning_state: f.optional("isInWarningState"),
+                is_poe_schedule_enabled: f.optional("isPoeScheduleEnabled"),
+                is_poe_supported: f.optional("isPoeSupported"),
+                lag_force_up_port: f.optional("lagForceUpPort"),
+                poe_percent: f.optional("poePercent"),
+                portnumber: f.optional("portnumber"),
+                stacking_neighbor_port: f.optional("stackingNeighborPort"),
+                sticky_mac_acl_allow_count: f.optional("stickyMacAclAllowCount"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -36193,6 +38089,15 @@ impl SwitchPort {
             switch_port_profile_name: None,
             switch_port_profile_type: None,
             error_disable_status: None,
+            switch_port_stacking_port_field: None,
+            is_in_warning_state: None,
+            is_poe_schedule_enabled: None,
+            is_poe_supported: None,
+            lag_force_up_port: None,
+            poe_percent: None,
+            portnumber: None,
+            stacking_neighbor_port: None,
+            sticky_mac_acl_allow_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -36519,6 +38424,54 @@ impl SwitchPort {
     /// Sets `errorDisableStatus`.
     pub fn with_error_disable_status(mut self, value: impl Into<String>) -> Self {
         self.error_disable_status = Some(value.into());
+        self
+    }
+    /// Sets `SwitchPortStackingPortField`.
+    pub fn with_switch_port_stacking_port_field(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.switch_port_stacking_port_field = Some(value.into());
+        self
+    }
+    /// Sets `isInWarningState`.
+    pub fn with_is_in_warning_state(mut self, value: impl Into<bool>) -> Self {
+        self.is_in_warning_state = Some(value.into());
+        self
+    }
+    /// Sets `isPoeScheduleEnabled`.
+    pub fn with_is_poe_schedule_enabled(mut self, value: impl Into<String>) -> Self {
+        self.is_poe_schedule_enabled = Some(value.into());
+        self
+    }
+    /// Sets `isPoeSupported`.
+    pub fn with_is_poe_supported(mut self, value: impl Into<String>) -> Self {
+        self.is_poe_supported = Some(value.into());
+        self
+    }
+    /// Sets `lagForceUpPort`.
+    pub fn with_lag_force_up_port(mut self, value: impl Into<bool>) -> Self {
+        self.lag_force_up_port = Some(value.into());
+        self
+    }
+    /// Sets `poePercent`.
+    pub fn with_poe_percent(mut self, value: impl Into<f64>) -> Self {
+        self.poe_percent = Some(value.into());
+        self
+    }
+    /// Sets `portnumber`.
+    pub fn with_portnumber(mut self, value: impl Into<String>) -> Self {
+        self.portnumber = Some(value.into());
+        self
+    }
+    /// Sets `stackingNeighborPort`.
+    pub fn with_stacking_neighbor_port(mut self, value: impl Into<String>) -> Self {
+        self.stacking_neighbor_port = Some(value.into());
+        self
+    }
+    /// Sets `stickyMacAclAllowCount`.
+    pub fn with_sticky_mac_acl_allow_count(mut self, value: impl Into<i64>) -> Self {
+        self.sticky_mac_acl_allow_count = Some(value.into());
         self
     }
 }
@@ -37783,6 +39736,20 @@ pub struct SyslogServerProfileQueryData {
     pub facility: Option<String>,
     /// Flow level.
     pub flow_level: Option<String>,
+    /// Port (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    pub port: Option<i64>,
+    /// Priority (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    pub priority: Option<String>,
+    /// Protocol (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    pub protocol: Option<String>,
+    /// Secondary port (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    pub secondary_port: Option<i64>,
+    /// Secondary protocol (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    pub secondary_protocol: Option<String>,
+    /// Server (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    pub server: Option<String>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/02.json).
+    pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -37808,6 +39775,13 @@ impl serde::Serialize for SyslogServerProfileQueryData {
             w.optional("secondaryServer", &v.secondary_server);
             w.optional("facility", &v.facility);
             w.optional("flowLevel", &v.flow_level);
+            w.optional("port", &v.port);
+            w.optional("priority", &v.priority);
+            w.optional("protocol", &v.protocol);
+            w.optional("secondaryPort", &v.secondary_port);
+            w.optional("secondaryProtocol", &v.secondary_protocol);
+            w.optional("server", &v.server);
+            w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -37839,6 +39813,13 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
                 secondary_server: f.optional("secondaryServer"),
                 facility: f.optional("facility"),
                 flow_level: f.optional("flowLevel"),
+                port: f.optional("port"),
+                priority: f.optional("priority"),
+                protocol: f.optional("protocol"),
+                secondary_port: f.optional("secondaryPort"),
+                secondary_protocol: f.optional("secondaryProtocol"),
+                server: f.optional("server"),
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -37865,6 +39846,13 @@ impl SyslogServerProfileQueryData {
             secondary_server: None,
             facility: None,
             flow_level: None,
+            port: None,
+            priority: None,
+            protocol: None,
+            secondary_port: None,
+            secondary_protocol: None,
+            server: None,
+            tenant_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -37903,6 +39891,41 @@ impl SyslogServerProfileQueryData {
         self.flow_level = Some(value.into());
         self
     }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<i64>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+    /// Sets `priority`.
+    pub fn with_priority(mut self, value: impl Into<String>) -> Self {
+        self.priority = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(mut self, value: impl Into<String>) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `secondaryPort`.
+    pub fn with_secondary_port(mut self, value: impl Into<i64>) -> Self {
+        self.secondary_port = Some(value.into());
+        self
+    }
+    /// Sets `secondaryProtocol`.
+    pub fn with_secondary_protocol(mut self, value: impl Into<String>) -> Self {
+        self.secondary_protocol = Some(value.into());
+        self
+    }
+    /// Sets `server`.
+    pub fn with_server(mut self, value: impl Into<String>) -> Self {
+        self.server = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
 }
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
 /// Tenant pageable object, with the fields the official description lists.
@@ -37925,6 +39948,8 @@ pub struct TenantPageableObject {
     pub sort: Option<TenantSortObject>,
     /// Unpaged.
     pub unpaged: Option<bool>,
+    /// Total elements (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    pub total_elements: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -37941,6 +39966,7 @@ impl serde::Serialize for TenantPageableObject {
             w.optional("offset", &v.offset);
             w.optional("sort", &v.sort);
             w.optional("unpaged", &v.unpaged);
+            w.optional("totalElements", &v.total_elements);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -37963,6 +39989,7 @@ impl<'de> serde::Deserialize<'de> for TenantPageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
                 unpaged: f.optional("unpaged"),
+                total_elements: f.optional("totalElements"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -37983,6 +40010,7 @@ impl TenantPageableObject {
             offset: None,
             sort: None,
             unpaged: None,
+            total_elements: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -38014,6 +40042,11 @@ impl TenantPageableObject {
     /// Sets `unpaged`.
     pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
         self.unpaged = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
         self
     }
 }
@@ -40206,6 +42239,14 @@ pub struct VePortView {
     pub vsix_ingress_acl_name: Option<String>,
     /// Vsix egress ACL name.
     pub vsix_egress_acl_name: Option<String>,
+    /// Default VLAN (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ve_ports/01.json).
+    pub default_vlan: Option<bool>,
+    /// Port type (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ve_ports/01.json).
+    pub port_type: Option<String>,
+    /// Stack (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ve_ports/01.json).
+    pub stack: Option<bool>,
+    /// Synced switch confi (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ve_ports/02.json).
+    pub synced_switch_confi: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -40234,6 +42275,10 @@ impl serde::Serialize for VePortView {
             w.optional("syncedSwitchConfig", &v.synced_switch_config);
             w.optional("vsixIngressAclName", &v.vsix_ingress_acl_name);
             w.optional("vsixEgressAclName", &v.vsix_egress_acl_name);
+            w.optional("defaultVlan", &v.default_vlan);
+            w.optional("portType", &v.port_type);
+            w.optional("stack", &v.stack);
+            w.optional("syncedSwitchConfi", &v.synced_switch_confi);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -40268,6 +42313,10 @@ impl<'de> serde::Deserialize<'de> for VePortView {
                 synced_switch_config: f.optional("syncedSwitchConfig"),
                 vsix_ingress_acl_name: f.optional("vsixIngressAclName"),
                 vsix_egress_acl_name: f.optional("vsixEgressAclName"),
+                default_vlan: f.optional("defaultVlan"),
+                port_type: f.optional("portType"),
+                stack: f.optional("stack"),
+                synced_switch_confi: f.optional("syncedSwitchConfi"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -40300,6 +42349,10 @@ impl VePortView {
             synced_switch_config: None,
             vsix_ingress_acl_name: None,
             vsix_egress_acl_name: None,
+            default_vlan: None,
+            port_type: None,
+            stack: None,
+            synced_switch_confi: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -40394,6 +42447,26 @@ impl VePortView {
     /// Sets `vsixEgressAclName`.
     pub fn with_vsix_egress_acl_name(mut self, value: impl Into<String>) -> Self {
         self.vsix_egress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `defaultVlan`.
+    pub fn with_default_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `portType`.
+    pub fn with_port_type(mut self, value: impl Into<String>) -> Self {
+        self.port_type = Some(value.into());
+        self
+    }
+    /// Sets `stack`.
+    pub fn with_stack(mut self, value: impl Into<bool>) -> Self {
+        self.stack = Some(value.into());
+        self
+    }
+    /// Sets `syncedSwitchConfi`.
+    pub fn with_synced_switch_confi(mut self, value: impl Into<bool>) -> Self {
+        self.synced_switch_confi = Some(value.into());
         self
     }
 }
@@ -41790,6 +43863,8 @@ pub struct VenueApMeshSettings {
     pub radio_type: Option<VenueApMeshSettingsRadioType>,
     /// SSID.
     pub ssid: Option<String>,
+    /// Zero touch enabled (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_mesh_settings/01.json).
+    pub zero_touch_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -41806,6 +43881,7 @@ impl serde::Serialize for VenueApMeshSettings {
             w.optional("passphrase", &v.passphrase);
             w.optional("radioType", &v.radio_type);
             w.optional("ssid", &v.ssid);
+            w.optional("zeroTouchEnabled", &v.zero_touch_enabled);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -41828,6 +43904,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
                 passphrase: f.optional("passphrase"),
                 radio_type: f.optional("radioType"),
                 ssid: f.optional("ssid"),
+                zero_touch_enabled: f.optional("zeroTouchEnabled"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -41848,6 +43925,7 @@ impl VenueApMeshSettings {
             passphrase: None,
             radio_type: None,
             ssid: None,
+            zero_touch_enabled: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -41875,6 +43953,11 @@ impl VenueApMeshSettings {
     /// Sets `ssid`.
     pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
         self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `zeroTouchEnabled`.
+    pub fn with_zero_touch_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.zero_touch_enabled = Some(value.into());
         self
     }
 }
@@ -42181,6 +44264,8 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettingsBandMode {
 pub struct VenueApModelCapabilities {
     /// AP models.
     pub ap_models: Option<Vec<CapabilitiesApModel>>,
+    /// Version (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -42201,6 +44286,7 @@ impl serde::Serialize for VenueApModelCapabilities {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("apModels", &v.ap_models);
+            w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -42224,6 +44310,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
         ) -> Result<VenueApModelCapabilities, ruckus_one_runtime::object::FieldError> {
             let value = VenueApModelCapabilities {
                 ap_models: f.optional("apModels"),
+                version: f.optional("version"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -42245,12 +44332,18 @@ impl VenueApModelCapabilities {
     pub fn new() -> Self {
         Self {
             ap_models: None,
+            version: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `apModels`.
     pub fn with_ap_models(mut self, value: impl Into<Vec<CapabilitiesApModel>>) -> Self {
         self.ap_models = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
         self
     }
 }
@@ -44469,6 +46562,8 @@ pub struct VenueApRadiusOptionSettings {
     pub single_session_id_accounting: Option<bool>,
     /// User defined nas ID (max_length: 64; min_length: 2).
     pub user_defined_nas_id: Option<String>,
+    /// RADIUS options (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_radius_options/01.json).
+    pub radius_options: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -44493,6 +46588,7 @@ impl serde::Serialize for VenueApRadiusOptionSettings {
             w.optional("overrideEnabled", &v.override_enabled);
             w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
             w.optional("userDefinedNasId", &v.user_defined_nas_id);
+            w.optional("radiusOptions", &v.radius_options);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -44523,6 +46619,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
                 override_enabled: f.optional("overrideEnabled"),
                 single_session_id_accounting: f.optional("singleSessionIdAccounting"),
                 user_defined_nas_id: f.optional("userDefinedNasId"),
+                radius_options: f.optional("radiusOptions"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -44548,6 +46645,7 @@ impl VenueApRadiusOptionSettings {
             override_enabled: None,
             single_session_id_accounting: None,
             user_defined_nas_id: None,
+            radius_options: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -44597,6 +46695,11 @@ impl VenueApRadiusOptionSettings {
     /// Sets `userDefinedNasId`.
     pub fn with_user_defined_nas_id(mut self, value: impl Into<String>) -> Self {
         self.user_defined_nas_id = Some(value.into());
+        self
+    }
+    /// Sets `radiusOptions`.
+    pub fn with_radius_options(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.radius_options = Some(value.into());
         self
     }
 }
@@ -45228,6 +47331,42 @@ pub struct VenueRow {
     pub next_ap_firmware_schedules: Option<Vec<ApFirmwareScheduleData>>,
     /// Address line.
     pub address_line: Option<String>,
+    /// Address (may be null). Provenance: reference (payloads ui-fixtures/query_venues/07.json).
+    pub address: Option<serde_json::Value>,
+    /// Aggregated AP client health (may be null). Provenance: reference (payloads ui-fixtures/query_venues/24.json).
+    pub aggregated_ap_client_health: Option<Vec<serde_json::Value>>,
+    /// Aggregated AP status (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    pub aggregated_ap_status: Option<serde_json::Value>,
+    /// All AP disabled (may be null). Provenance: reference (payloads ui-fixtures/query_venues/15.json).
+    pub all_ap_disabled: Option<bool>,
+    /// Clients (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    pub clients: Option<i64>,
+    /// Edges (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    pub edges: Option<i64>,
+    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_venues/44.json).
+    pub enabled: Option<bool>,
+    /// Iot controllers (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    pub iot_controllers: Option<i64>,
+    /// Is enforced (may be null). Provenance: reference (payloads ui-fixtures/query_venues/07.json).
+    pub is_enforced: Option<bool>,
+    /// Last schedule update (may be null). Provenance: reference (payloads ui-fixtures/query_venues/09.json).
+    pub last_schedule_update: Option<String>,
+    /// Mode (may be null). Provenance: reference (payloads ui-fixtures/query_venues/44.json).
+    pub mode: Option<String>,
+    /// Networks (may be null). Provenance: reference (payloads ui-fixtures/query_venue_templates/02.json).
+    pub networks: Option<serde_json::Value>,
+    /// Operational switches (may be null). Provenance: reference (payloads ui-fixtures/query_venues/30.json).
+    pub operational_switches: Option<i64>,
+    /// Status (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    pub status: Option<String>,
+    /// Switch clients (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    pub switch_clients: Option<i64>,
+    /// Switches (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    pub switches: Option<i64>,
+    /// Syslog (may be null). Provenance: reference (payloads ui-fixtures/query_venues/25.json).
+    pub syslog: Option<serde_json::Value>,
+    /// WLAN (may be null). Provenance: reference (payloads ui-fixtures/query_venues/15.json).
+    pub wlan: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -45266,6 +47405,24 @@ impl serde::Serialize for VenueRow {
             w.optional("lastApFirmwareUpdate", &v.last_ap_firmware_update);
             w.optional("nextApFirmwareSchedules", &v.next_ap_firmware_schedules);
             w.optional("addressLine", &v.address_line);
+            w.optional("address", &v.address);
+            w.optional("aggregatedApClientHealth", &v.aggregated_ap_client_health);
+            w.optional("aggregatedApStatus", &v.aggregated_ap_status);
+            w.optional("allApDisabled", &v.all_ap_disabled);
+            w.optional("clients", &v.clients);
+            w.optional("edges", &v.edges);
+            w.optional("enabled", &v.enabled);
+            w.optional("iotControllers", &v.iot_controllers);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("lastScheduleUpdate", &v.last_schedule_update);
+            w.optional("mode", &v.mode);
+            w.optional("networks", &v.networks);
+            w.optional("operationalSwitches", &v.operational_switches);
+            w.optional("status", &v.status);
+            w.optional("switchClients", &v.switch_clients);
+            w.optional("switches", &v.switches);
+            w.optional("syslog", &v.syslog);
+            w.optional("wlan", &v.wlan);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -45310,6 +47467,24 @@ impl<'de> serde::Deserialize<'de> for VenueRow {
                 last_ap_firmware_update: f.optional("lastApFirmwareUpdate"),
                 next_ap_firmware_schedules: f.optional("nextApFirmwareSchedules"),
                 address_line: f.optional("addressLine"),
+                address: f.optional("address"),
+                aggregated_ap_client_health: f.optional("aggregatedApClientHealth"),
+                aggregated_ap_status: f.optional("aggregatedApStatus"),
+                all_ap_disabled: f.optional("allApDisabled"),
+                clients: f.optional("clients"),
+                edges: f.optional("edges"),
+                enabled: f.optional("enabled"),
+                iot_controllers: f.optional("iotControllers"),
+                is_enforced: f.optional("isEnforced"),
+                last_schedule_update: f.optional("lastScheduleUpdate"),
+                mode: f.optional("mode"),
+                networks: f.optional("networks"),
+                operational_switches: f.optional("operationalSwitches"),
+                status: f.optional("status"),
+                switch_clients: f.optional("switchClients"),
+                switches: f.optional("switches"),
+                syslog: f.optional("syslog"),
+                wlan: f.optional("wlan"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -45352,6 +47527,24 @@ impl VenueRow {
             last_ap_firmware_update: None,
             next_ap_firmware_schedules: None,
             address_line: None,
+            address: None,
+            aggregated_ap_client_health: None,
+            aggregated_ap_status: None,
+            all_ap_disabled: None,
+            clients: None,
+            edges: None,
+            enabled: None,
+            iot_controllers: None,
+            is_enforced: None,
+            last_schedule_update: None,
+            mode: None,
+            networks: None,
+            operational_switches: None,
+            status: None,
+            switch_clients: None,
+            switches: None,
+            syslog: None,
+            wlan: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -45499,6 +47692,102 @@ impl VenueRow {
     /// Sets `addressLine`.
     pub fn with_address_line(mut self, value: impl Into<String>) -> Self {
         self.address_line = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn with_address(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `aggregatedApClientHealth`.
+    pub fn with_aggregated_ap_client_health(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.aggregated_ap_client_health = Some(value.into());
+        self
+    }
+    /// Sets `aggregatedApStatus`.
+    pub fn with_aggregated_ap_status(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.aggregated_ap_status = Some(value.into());
+        self
+    }
+    /// Sets `allApDisabled`.
+    pub fn with_all_ap_disabled(mut self, value: impl Into<bool>) -> Self {
+        self.all_ap_disabled = Some(value.into());
+        self
+    }
+    /// Sets `clients`.
+    pub fn with_clients(mut self, value: impl Into<i64>) -> Self {
+        self.clients = Some(value.into());
+        self
+    }
+    /// Sets `edges`.
+    pub fn with_edges(mut self, value: impl Into<i64>) -> Self {
+        self.edges = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `iotControllers`.
+    pub fn with_iot_controllers(mut self, value: impl Into<i64>) -> Self {
+        self.iot_controllers = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `lastScheduleUpdate`.
+    pub fn with_last_schedule_update(mut self, value: impl Into<String>) -> Self {
+        self.last_schedule_update = Some(value.into());
+        self
+    }
+    /// Sets `mode`.
+    pub fn with_mode(mut self, value: impl Into<String>) -> Self {
+        self.mode = Some(value.into());
+        self
+    }
+    /// Sets `networks`.
+    pub fn with_networks(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.networks = Some(value.into());
+        self
+    }
+    /// Sets `operationalSwitches`.
+    pub fn with_operational_switches(mut self, value: impl Into<i64>) -> Self {
+        self.operational_switches = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `switchClients`.
+    pub fn with_switch_clients(mut self, value: impl Into<i64>) -> Self {
+        self.switch_clients = Some(value.into());
+        self
+    }
+    /// Sets `switches`.
+    pub fn with_switches(mut self, value: impl Into<i64>) -> Self {
+        self.switches = Some(value.into());
+        self
+    }
+    /// Sets `syslog`.
+    pub fn with_syslog(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.syslog = Some(value.into());
+        self
+    }
+    /// Sets `wlan`.
+    pub fn with_wlan(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.wlan = Some(value.into());
         self
     }
 }
@@ -47572,6 +49861,8 @@ pub struct VlanPoolProfile {
     pub name: String,
     /// VLAN members (max_items: 16; min_items: 0).
     pub vlan_members: Vec<String>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_vlan_pool_profile/01.json).
+    pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -47586,6 +49877,7 @@ impl serde::Serialize for VlanPoolProfile {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.field("vlanMembers", &v.vlan_members);
+            w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -47606,6 +49898,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
                 id: f.optional("id"),
                 name: f.required("name")?,
                 vlan_members: f.required("vlanMembers")?,
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -47624,6 +49917,7 @@ impl VlanPoolProfile {
             id: None,
             name,
             vlan_members,
+            tenant_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -47635,6 +49929,11 @@ impl VlanPoolProfile {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
         self
     }
 }
@@ -48363,6 +50662,8 @@ pub struct WifiAvailableChannels {
     pub n_5g_upper_channels: Option<Channels5G>,
     /// 6GChannels.
     pub n_6g_channels: Option<Channels6Gv11>,
+    /// Afc enabled (may be null). Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/03.json).
+    pub afc_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -48387,6 +50688,7 @@ impl serde::Serialize for WifiAvailableChannels {
             w.optional("5GLowerChannels", &v.n_5g_lower_channels);
             w.optional("5GUpperChannels", &v.n_5g_upper_channels);
             w.optional("6GChannels", &v.n_6g_channels);
+            w.optional("afcEnabled", &v.afc_enabled);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -48414,6 +50716,7 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
                 n_5g_lower_channels: f.optional("5GLowerChannels"),
                 n_5g_upper_channels: f.optional("5GUpperChannels"),
                 n_6g_channels: f.optional("6GChannels"),
+                afc_enabled: f.optional("afcEnabled"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -48439,6 +50742,7 @@ impl WifiAvailableChannels {
             n_5g_lower_channels: None,
             n_5g_upper_channels: None,
             n_6g_channels: None,
+            afc_enabled: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -48465,6 +50769,11 @@ impl WifiAvailableChannels {
     /// Sets `6GChannels`.
     pub fn with_n_6g_channels(mut self, value: impl Into<Channels6Gv11>) -> Self {
         self.n_6g_channels = Some(value.into());
+        self
+    }
+    /// Sets `afcEnabled`.
+    pub fn with_afc_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.afc_enabled = Some(value.into());
         self
     }
 }
@@ -48608,6 +50917,8 @@ pub struct WifiCallingServiceProfileQueryData {
     pub wifi_network_ids: Option<Vec<String>>,
     /// Epdgs.
     pub epdgs: Option<Vec<ViewmodelEpdg>>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_calling_service_profiles/04.json).
+    pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -48631,6 +50942,7 @@ impl serde::Serialize for WifiCallingServiceProfileQueryData {
             w.optional("qosPriority", &v.qos_priority);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.optional("epdgs", &v.epdgs);
+            w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -48660,6 +50972,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
                 qos_priority: f.optional("qosPriority"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
                 epdgs: f.optional("epdgs"),
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -48684,6 +50997,7 @@ impl WifiCallingServiceProfileQueryData {
             qos_priority: None,
             wifi_network_ids: None,
             epdgs: None,
+            tenant_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -48710,6 +51024,11 @@ impl WifiCallingServiceProfileQueryData {
     /// Sets `epdgs`.
     pub fn with_epdgs(mut self, value: impl Into<Vec<ViewmodelEpdg>>) -> Self {
         self.epdgs = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
         self
     }
 }
@@ -48991,7 +51310,7 @@ impl WifiEntityIdOperationResponse {
 /// The union owns the tag: a variant is sent as its value with its tag in `type`, and
 /// the variant types have no field for it.
 ///
-/// `Debug` of `Unknown` shows the secret fields of the variant types (`appSecret`, `passphrase`, `saePassphrase`) as `***`.
+/// `Debug` of `Unknown` shows the secret fields of the variant types (`appSecret`, `dpskServiceProfileId`, `passphrase`, `saePassphrase`) as `***`.
 #[derive(Clone, PartialEq)]
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
@@ -49061,7 +51380,7 @@ impl std::fmt::Debug for WifiNetwork {
                 ruckus_one_runtime::union::debug_unknown(
                     f,
                     v,
-                    &["appSecret", "passphrase", "saePassphrase"],
+                    &["appSecret", "dpskServiceProfileId", "passphrase", "saePassphrase"],
                 )
             }
         }
@@ -49414,6 +51733,26 @@ pub struct WifiNetworkRow {
     pub is_enforced: Option<bool>,
     /// Is managed by template.
     pub is_managed_by_template: Option<bool>,
+    /// Activated (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
+    pub activated: Option<serde_json::Value>,
+    /// AP serial numbers (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/04.json).
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// APs (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
+    pub aps: Option<i64>,
+    /// Clients (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
+    pub clients: Option<i64>,
+    /// Count (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/21.json).
+    pub count: Option<i64>,
+    /// Deep network (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/15.json).
+    pub deep_network: Option<serde_json::Value>,
+    /// Names (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/21.json).
+    pub names: Option<Vec<String>>,
+    /// Network (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/03.json).
+    pub network: Option<serde_json::Value>,
+    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
+    pub venues: Option<serde_json::Value>,
+    /// VLAN pool (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/13.json).
+    pub vlan_pool: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -49447,6 +51786,16 @@ impl serde::Serialize for WifiNetworkRow {
             w.optional("apCount", &v.ap_count);
             w.optional("isEnforced", &v.is_enforced);
             w.optional("isManagedByTemplate", &v.is_managed_by_template);
+            w.optional("activated", &v.activated);
+            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("aps", &v.aps);
+            w.optional("clients", &v.clients);
+            w.optional("count", &v.count);
+            w.optional("deepNetwork", &v.deep_network);
+            w.optional("names", &v.names);
+            w.optional("network", &v.network);
+            w.optional("venues", &v.venues);
+            w.optional("vlanPool", &v.vlan_pool);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -49486,6 +51835,16 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
                 ap_count: f.optional("apCount"),
                 is_enforced: f.optional("isEnforced"),
                 is_managed_by_template: f.optional("isManagedByTemplate"),
+                activated: f.optional("activated"),
+                ap_serial_numbers: f.optional("apSerialNumbers"),
+                aps: f.optional("aps"),
+                clients: f.optional("clients"),
+                count: f.optional("count"),
+                deep_network: f.optional("deepNetwork"),
+                names: f.optional("names"),
+                network: f.optional("network"),
+                venues: f.optional("venues"),
+                vlan_pool: f.optional("vlanPool"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -49523,6 +51882,16 @@ impl WifiNetworkRow {
             ap_count: None,
             is_enforced: None,
             is_managed_by_template: None,
+            activated: None,
+            ap_serial_numbers: None,
+            aps: None,
+            clients: None,
+            count: None,
+            deep_network: None,
+            names: None,
+            network: None,
+            venues: None,
+            vlan_pool: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -49647,6 +52016,56 @@ impl WifiNetworkRow {
         self.is_managed_by_template = Some(value.into());
         self
     }
+    /// Sets `activated`.
+    pub fn with_activated(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.activated = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `aps`.
+    pub fn with_aps(mut self, value: impl Into<i64>) -> Self {
+        self.aps = Some(value.into());
+        self
+    }
+    /// Sets `clients`.
+    pub fn with_clients(mut self, value: impl Into<i64>) -> Self {
+        self.clients = Some(value.into());
+        self
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `deepNetwork`.
+    pub fn with_deep_network(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.deep_network = Some(value.into());
+        self
+    }
+    /// Sets `names`.
+    pub fn with_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.names = Some(value.into());
+        self
+    }
+    /// Sets `network`.
+    pub fn with_network(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.network = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.venues = Some(value.into());
+        self
+    }
+    /// Sets `vlanPool`.
+    pub fn with_vlan_pool(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.vlan_pool = Some(value.into());
+        self
+    }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 /// Wifi network venue ap group query data, with the fields the official description lists.
@@ -49665,6 +52084,8 @@ pub struct WifiNetworkVenueApGroupQueryData {
     pub ap_group_ids: Option<Vec<String>>,
     /// Is all AP groups.
     pub is_all_ap_groups: Option<bool>,
+    /// Is all groups (may be null). Provenance: reference (payloads ui-fixtures/query_vlan_pool_profiles/08.json).
+    pub is_all_groups: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -49682,6 +52103,7 @@ impl serde::Serialize for WifiNetworkVenueApGroupQueryData {
             w.optional("wifiNetworkId", &v.wifi_network_id);
             w.optional("apGroupIds", &v.ap_group_ids);
             w.optional("isAllApGroups", &v.is_all_ap_groups);
+            w.optional("isAllGroups", &v.is_all_groups);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -49705,6 +52127,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
                 wifi_network_id: f.optional("wifiNetworkId"),
                 ap_group_ids: f.optional("apGroupIds"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
+                is_all_groups: f.optional("isAllGroups"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -49723,6 +52146,7 @@ impl WifiNetworkVenueApGroupQueryData {
             wifi_network_id: None,
             ap_group_ids: None,
             is_all_ap_groups: None,
+            is_all_groups: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -49744,6 +52168,11 @@ impl WifiNetworkVenueApGroupQueryData {
     /// Sets `isAllApGroups`.
     pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
         self.is_all_ap_groups = Some(value.into());
+        self
+    }
+    /// Sets `isAllGroups`.
+    pub fn with_is_all_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_groups = Some(value.into());
         self
     }
 }

@@ -41,6 +41,10 @@ pub struct DpskPassphrase {
     pub devices: Option<Vec<DpskPassphraseDevice>>,
     /// Is referenced.
     pub is_referenced: Option<bool>,
+    /// Identity ID (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
+    pub identity_id: Option<String>,
+    /// MAC (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
+    pub mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -64,6 +68,8 @@ impl serde::Serialize for DpskPassphrase {
             w.optional("revocationReason", &v.revocation_reason);
             w.optional("devices", &v.devices);
             w.optional("isReferenced", &v.is_referenced);
+            w.optional("identityId", &v.identity_id);
+            w.optional("mac", &v.mac);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -93,6 +99,8 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
                 revocation_reason: f.optional("revocationReason"),
                 devices: f.optional("devices"),
                 is_referenced: f.optional("isReferenced"),
+                identity_id: f.optional("identityId"),
+                mac: f.optional("mac"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -120,6 +128,8 @@ impl DpskPassphrase {
             revocation_reason: None,
             devices: None,
             is_referenced: None,
+            identity_id: None,
+            mac: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -194,6 +204,16 @@ impl DpskPassphrase {
     /// Sets `isReferenced`.
     pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
         self.is_referenced = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `mac`.
+    pub fn with_mac(mut self, value: impl Into<String>) -> Self {
+        self.mac = Some(value.into());
         self
     }
 }
@@ -577,6 +597,8 @@ pub struct DpskPassphraseDevice {
     pub last_connected: Option<String>,
     /// Online. Deprecated: The official description marks this field deprecated.
     pub online: Option<bool>,
+    /// Is online (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
+    pub is_online: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -594,6 +616,7 @@ impl serde::Serialize for DpskPassphraseDevice {
             w.optional("devicePassphrase", &v.device_passphrase);
             w.optional("lastConnected", &v.last_connected);
             w.optional("online", &v.online);
+            w.optional("isOnline", &v.is_online);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -617,6 +640,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
                 device_passphrase: f.optional("devicePassphrase"),
                 last_connected: f.optional("lastConnected"),
                 online: f.optional("online"),
+                is_online: f.optional("isOnline"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -638,6 +662,7 @@ impl DpskPassphraseDevice {
             device_passphrase: None,
             last_connected: None,
             online: None,
+            is_online: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -682,6 +707,11 @@ impl DpskPassphraseDevice {
     /// Sets `online`.
     pub fn with_online(mut self, value: impl Into<bool>) -> Self {
         self.online = Some(value.into());
+        self
+    }
+    /// Sets `isOnline`.
+    pub fn with_is_online(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.is_online = Some(value.into());
         self
     }
 }
@@ -1032,6 +1062,8 @@ pub struct DpskPassphraseQueryResponse {
     pub page: Option<i64>,
     /// Data.
     pub data: Option<Vec<DpskPassphrase>>,
+    /// Pagination (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
+    pub pagination: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1049,6 +1081,7 @@ impl serde::Serialize for DpskPassphraseQueryResponse {
             w.optional("totalPages", &v.total_pages);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
+            w.optional("pagination", &v.pagination);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1072,6 +1105,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
                 data: f.optional("data"),
+                pagination: f.optional("pagination"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1090,6 +1124,7 @@ impl DpskPassphraseQueryResponse {
             total_pages: None,
             page: None,
             data: None,
+            pagination: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1116,6 +1151,11 @@ impl DpskPassphraseQueryResponse {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<DpskPassphrase>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `pagination`.
+    pub fn with_pagination(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.pagination = Some(value.into());
         self
     }
 }
@@ -1225,6 +1265,10 @@ pub struct DpskPool {
     pub is_enforced: Option<bool>,
     /// Identity ID. Deprecated: The official description marks this field deprecated.
     pub identity_id: Option<String>,
+    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/get_template_dpsk_service/02.json).
+    pub network_ids: Option<Vec<String>>,
+    /// Policy set ID (may be null). Provenance: reference (payloads ui-fixtures/get_dpsk_service/06.json).
+    pub policy_set_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1250,6 +1294,8 @@ impl serde::Serialize for DpskPool {
             w.optional("networkCount", &v.network_count);
             w.optional("isEnforced", &v.is_enforced);
             w.optional("identityId", &v.identity_id);
+            w.optional("networkIds", &v.network_ids);
+            w.optional("policySetId", &v.policy_set_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1281,6 +1327,8 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
                 network_count: f.optional("networkCount"),
                 is_enforced: f.optional("isEnforced"),
                 identity_id: f.optional("identityId"),
+                network_ids: f.optional("networkIds"),
+                policy_set_id: f.optional("policySetId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1310,6 +1358,8 @@ impl DpskPool {
             network_count: None,
             is_enforced: None,
             identity_id: None,
+            network_ids: None,
+            policy_set_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1397,6 +1447,16 @@ impl DpskPool {
     /// Sets `identityId`.
     pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
         self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
         self
     }
 }
@@ -1548,6 +1608,26 @@ pub struct DpskPoolQueryResponse {
     pub page: Option<i64>,
     /// Data.
     pub data: Option<Vec<DpskPool>>,
+    /// Content (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Empty (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub empty: Option<bool>,
+    /// First (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub first: Option<bool>,
+    /// Last (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub last: Option<bool>,
+    /// Number (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub number: Option<i64>,
+    /// Number of elements (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub number_of_elements: Option<i64>,
+    /// Pageable (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub pageable: Option<serde_json::Value>,
+    /// Size (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub size: Option<i64>,
+    /// Sort (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub sort: Option<serde_json::Value>,
+    /// Total elements (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    pub total_elements: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1565,6 +1645,16 @@ impl serde::Serialize for DpskPoolQueryResponse {
             w.optional("totalPages", &v.total_pages);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
+            w.optional("content", &v.content);
+            w.optional("empty", &v.empty);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("pageable", &v.pageable);
+            w.optional("size", &v.size);
+            w.optional("sort", &v.sort);
+            w.optional("totalElements", &v.total_elements);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1585,6 +1675,16 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
                 data: f.optional("data"),
+                content: f.optional("content"),
+                empty: f.optional("empty"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                pageable: f.optional("pageable"),
+                size: f.optional("size"),
+                sort: f.optional("sort"),
+                total_elements: f.optional("totalElements"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1603,6 +1703,16 @@ impl DpskPoolQueryResponse {
             total_pages: None,
             page: None,
             data: None,
+            content: None,
+            empty: None,
+            first: None,
+            last: None,
+            number: None,
+            number_of_elements: None,
+            pageable: None,
+            size: None,
+            sort: None,
+            total_elements: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1629,6 +1739,56 @@ impl DpskPoolQueryResponse {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<DpskPool>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
         self
     }
 }

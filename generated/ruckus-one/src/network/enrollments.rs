@@ -3218,17 +3218,51 @@ impl<'de> serde::Deserialize<'de> for UpdateStepRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = ruckus_one_runtime::union::read(deserializer)?;
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::AupInput(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::DataPromptInput(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::MacRegInput(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::ActionInput(v));
+        for i in ruckus_one_runtime::union::by_fit(
+            &value,
+            &[
+                &["actionType", "acceptAup"],
+                &[
+                    "actionType",
+                    "userName",
+                    "email",
+                    "phoneNumber",
+                    "firstName",
+                    "lastName",
+                    "inputField1",
+                    "inputField2",
+                    "inputField3",
+                    "inputField4",
+                    "inputField5",
+                    "inputField6",
+                ],
+                &["actionType", "macAddress"],
+                &["actionType"],
+            ],
+        ) {
+            match i {
+                0 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::AupInput(v));
+                    }
+                }
+                1 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::DataPromptInput(v));
+                    }
+                }
+                2 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::MacRegInput(v));
+                    }
+                }
+                3 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::ActionInput(v));
+                    }
+                }
+                _ => {}
+            }
         }
         Ok(Self::Unknown(value))
     }

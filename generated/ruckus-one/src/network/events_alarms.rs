@@ -181,6 +181,8 @@ pub struct EventData {
     >,
     /// Message.
     pub message: Option<String>,
+    /// Page (may be null). Provenance: reference (payloads ui-fixtures/query_historical_clients/01.json).
+    pub page: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -198,6 +200,7 @@ impl serde::Serialize for EventData {
             w.optional("totalCount", &v.total_count);
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.optional("message", &v.message);
+            w.optional("page", &v.page);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -221,6 +224,7 @@ impl<'de> serde::Deserialize<'de> for EventData {
                 total_count: f.optional("totalCount"),
                 subsequent_queries: f.optional("subsequentQueries"),
                 message: f.optional("message"),
+                page: f.optional("page"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -242,6 +246,7 @@ impl EventData {
             total_count: None,
             subsequent_queries: None,
             message: None,
+            page: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -289,6 +294,11 @@ impl EventData {
     /// Sets `message`.
     pub fn with_message(mut self, value: impl Into<String>) -> Self {
         self.message = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
         self
     }
 }

@@ -73,6 +73,24 @@ pub struct ClientV1 {
     pub switch_serial_number: Option<String>,
     /// Health check status.
     pub health_check_status: Option<String>,
+    /// AP information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub ap_information: Option<serde_json::Value>,
+    /// Authentication status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub authentication_status: Option<i64>,
+    /// Connected time (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub connected_time: Option<String>,
+    /// MAC address (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub mac_address: Option<String>,
+    /// Network information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub network_information: Option<serde_json::Value>,
+    /// Radio status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub radio_status: Option<serde_json::Value>,
+    /// Signal status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub signal_status: Option<serde_json::Value>,
+    /// Traffic status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub traffic_status: Option<serde_json::Value>,
+    /// Venue information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub venue_information: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -112,6 +130,15 @@ impl serde::Serialize for ClientV1 {
             w.optional("switchMac", &v.switch_mac);
             w.optional("switchSerialNumber", &v.switch_serial_number);
             w.optional("healthCheckStatus", &v.health_check_status);
+            w.optional("apInformation", &v.ap_information);
+            w.optional("authenticationStatus", &v.authentication_status);
+            w.optional("connectedTime", &v.connected_time);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("networkInformation", &v.network_information);
+            w.optional("radioStatus", &v.radio_status);
+            w.optional("signalStatus", &v.signal_status);
+            w.optional("trafficStatus", &v.traffic_status);
+            w.optional("venueInformation", &v.venue_information);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -157,6 +184,15 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
                 switch_mac: f.optional("switchMac"),
                 switch_serial_number: f.optional("switchSerialNumber"),
                 health_check_status: f.optional("healthCheckStatus"),
+                ap_information: f.optional("apInformation"),
+                authentication_status: f.optional("authenticationStatus"),
+                connected_time: f.optional("connectedTime"),
+                mac_address: f.optional("macAddress"),
+                network_information: f.optional("networkInformation"),
+                radio_status: f.optional("radioStatus"),
+                signal_status: f.optional("signalStatus"),
+                traffic_status: f.optional("trafficStatus"),
+                venue_information: f.optional("venueInformation"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -200,6 +236,15 @@ impl ClientV1 {
             switch_mac: None,
             switch_serial_number: None,
             health_check_status: None,
+            ap_information: None,
+            authentication_status: None,
+            connected_time: None,
+            mac_address: None,
+            network_information: None,
+            radio_status: None,
+            signal_status: None,
+            traffic_status: None,
+            venue_information: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -353,6 +398,57 @@ impl ClientV1 {
         self.health_check_status = Some(value.into());
         self
     }
+    /// Sets `apInformation`.
+    pub fn with_ap_information(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.ap_information = Some(value.into());
+        self
+    }
+    /// Sets `authenticationStatus`.
+    pub fn with_authentication_status(mut self, value: impl Into<i64>) -> Self {
+        self.authentication_status = Some(value.into());
+        self
+    }
+    /// Sets `connectedTime`.
+    pub fn with_connected_time(mut self, value: impl Into<String>) -> Self {
+        self.connected_time = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `networkInformation`.
+    pub fn with_network_information(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.network_information = Some(value.into());
+        self
+    }
+    /// Sets `radioStatus`.
+    pub fn with_radio_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.radio_status = Some(value.into());
+        self
+    }
+    /// Sets `signalStatus`.
+    pub fn with_signal_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.signal_status = Some(value.into());
+        self
+    }
+    /// Sets `trafficStatus`.
+    pub fn with_traffic_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.traffic_status = Some(value.into());
+        self
+    }
+    /// Sets `venueInformation`.
+    pub fn with_venue_information(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.venue_information = Some(value.into());
+        self
+    }
 }
 /// Create wifi network guest user response: one of several shapes.
 ///
@@ -424,11 +520,23 @@ impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = ruckus_one_runtime::union::read(deserializer)?;
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::OperationResponseListGuestUserImportResponse(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::OperationResponseGuestUser(v));
+        for i in ruckus_one_runtime::union::by_fit(
+            &value,
+            &[&["requestId", "response"], &["requestId", "response"]],
+        ) {
+            match i {
+                0 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::OperationResponseListGuestUserImportResponse(v));
+                    }
+                }
+                1 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::OperationResponseGuestUser(v));
+                    }
+                }
+                _ => {}
+            }
         }
         Ok(Self::Unknown(value))
     }
@@ -473,6 +581,34 @@ pub struct Guest {
     pub devices_mac: Option<Vec<String>>,
     /// Clients.
     pub clients: Option<Vec<ClientV1>>,
+    /// AP information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub ap_information: Option<serde_json::Value>,
+    /// Authentication status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub authentication_status: Option<i64>,
+    /// Connected time (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub connected_time: Option<String>,
+    /// Hostname (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub hostname: Option<String>,
+    /// IP address (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub ip_address: Option<String>,
+    /// MAC address (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub mac_address: Option<String>,
+    /// Network information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub network_information: Option<serde_json::Value>,
+    /// OS type (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub os_type: Option<String>,
+    /// Radio status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub radio_status: Option<serde_json::Value>,
+    /// Signal status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub signal_status: Option<serde_json::Value>,
+    /// Traffic status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub traffic_status: Option<serde_json::Value>,
+    /// Username (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub username: Option<String>,
+    /// Venue information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    pub venue_information: Option<serde_json::Value>,
+    /// Wifi network ID (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    pub wifi_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -498,6 +634,20 @@ impl serde::Serialize for Guest {
             w.optional("socialLogin", &v.social_login);
             w.optional("devicesMac", &v.devices_mac);
             w.optional("clients", &v.clients);
+            w.optional("apInformation", &v.ap_information);
+            w.optional("authenticationStatus", &v.authentication_status);
+            w.optional("connectedTime", &v.connected_time);
+            w.optional("hostname", &v.hostname);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("networkInformation", &v.network_information);
+            w.optional("osType", &v.os_type);
+            w.optional("radioStatus", &v.radio_status);
+            w.optional("signalStatus", &v.signal_status);
+            w.optional("trafficStatus", &v.traffic_status);
+            w.optional("username", &v.username);
+            w.optional("venueInformation", &v.venue_information);
+            w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -529,6 +679,20 @@ impl<'de> serde::Deserialize<'de> for Guest {
                 social_login: f.optional("socialLogin"),
                 devices_mac: f.optional("devicesMac"),
                 clients: f.optional("clients"),
+                ap_information: f.optional("apInformation"),
+                authentication_status: f.optional("authenticationStatus"),
+                connected_time: f.optional("connectedTime"),
+                hostname: f.optional("hostname"),
+                ip_address: f.optional("ipAddress"),
+                mac_address: f.optional("macAddress"),
+                network_information: f.optional("networkInformation"),
+                os_type: f.optional("osType"),
+                radio_status: f.optional("radioStatus"),
+                signal_status: f.optional("signalStatus"),
+                traffic_status: f.optional("trafficStatus"),
+                username: f.optional("username"),
+                venue_information: f.optional("venueInformation"),
+                wifi_network_id: f.optional("wifiNetworkId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -558,6 +722,20 @@ impl Guest {
             social_login: None,
             devices_mac: None,
             clients: None,
+            ap_information: None,
+            authentication_status: None,
+            connected_time: None,
+            hostname: None,
+            ip_address: None,
+            mac_address: None,
+            network_information: None,
+            os_type: None,
+            radio_status: None,
+            signal_status: None,
+            traffic_status: None,
+            username: None,
+            venue_information: None,
+            wifi_network_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -639,6 +817,82 @@ impl Guest {
     /// Sets `clients`.
     pub fn with_clients(mut self, value: impl Into<Vec<ClientV1>>) -> Self {
         self.clients = Some(value.into());
+        self
+    }
+    /// Sets `apInformation`.
+    pub fn with_ap_information(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.ap_information = Some(value.into());
+        self
+    }
+    /// Sets `authenticationStatus`.
+    pub fn with_authentication_status(mut self, value: impl Into<i64>) -> Self {
+        self.authentication_status = Some(value.into());
+        self
+    }
+    /// Sets `connectedTime`.
+    pub fn with_connected_time(mut self, value: impl Into<String>) -> Self {
+        self.connected_time = Some(value.into());
+        self
+    }
+    /// Sets `hostname`.
+    pub fn with_hostname(mut self, value: impl Into<String>) -> Self {
+        self.hostname = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `networkInformation`.
+    pub fn with_network_information(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.network_information = Some(value.into());
+        self
+    }
+    /// Sets `osType`.
+    pub fn with_os_type(mut self, value: impl Into<String>) -> Self {
+        self.os_type = Some(value.into());
+        self
+    }
+    /// Sets `radioStatus`.
+    pub fn with_radio_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.radio_status = Some(value.into());
+        self
+    }
+    /// Sets `signalStatus`.
+    pub fn with_signal_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.signal_status = Some(value.into());
+        self
+    }
+    /// Sets `trafficStatus`.
+    pub fn with_traffic_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.traffic_status = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `venueInformation`.
+    pub fn with_venue_information(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.venue_information = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkId`.
+    pub fn with_wifi_network_id(mut self, value: impl Into<String>) -> Self {
+        self.wifi_network_id = Some(value.into());
         self
     }
 }
@@ -816,6 +1070,10 @@ pub struct GuestUser {
     pub expiration_date: Option<i64>,
     /// Network ID. Provenance: reference (guest_api-1.7.1.yaml GuestUser).
     pub network_id: Option<String>,
+    /// Locale (may be null). Provenance: reference (payloads ui-fixtures/create_wifi_network_guest_user/01.json).
+    pub locale: Option<String>,
+    /// Wifi network ID (may be null). Provenance: reference (payloads ui-fixtures/create_wifi_network_guest_user/01.json).
+    pub wifi_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -842,6 +1100,8 @@ impl serde::Serialize for GuestUser {
             w.optional("password", &v.password);
             w.optional("expirationDate", &v.expiration_date);
             w.optional("networkId", &v.network_id);
+            w.optional("locale", &v.locale);
+            w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -874,6 +1134,8 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
                 password: f.optional("password"),
                 expiration_date: f.optional("expirationDate"),
                 network_id: f.optional("networkId"),
+                locale: f.optional("locale"),
+                wifi_network_id: f.optional("wifiNetworkId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -904,6 +1166,8 @@ impl GuestUser {
             password: None,
             expiration_date: None,
             network_id: None,
+            locale: None,
+            wifi_network_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -996,6 +1260,16 @@ impl GuestUser {
     /// Sets `networkId`.
     pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
         self.network_id = Some(value.into());
+        self
+    }
+    /// Sets `locale`.
+    pub fn with_locale(mut self, value: impl Into<String>) -> Self {
+        self.locale = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkId`.
+    pub fn with_wifi_network_id(mut self, value: impl Into<String>) -> Self {
+        self.wifi_network_id = Some(value.into());
         self
     }
 }
@@ -1713,7 +1987,7 @@ impl GuestUserQueryData {
 }
 /// Type of a guest user. The document names only the value it gained; other values are kept as received.
 ///
-/// Provenance: documented.
+/// Provenance: reference (payloads ui-fixtures/create_wifi_network_guest_user/01.json, ui-fixtures/create_wifi_network_guest_user/02.json (GuestPass; Directory is documented)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -1722,6 +1996,8 @@ impl GuestUserQueryData {
 pub enum GuestUserType {
     /// `Directory`: Added in a later release.
     Directory,
+    /// `GuestPass`: A guest pass, as the vendor's UI creates guests.
+    GuestPass,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -1730,6 +2006,7 @@ impl GuestUserType {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Directory => "Directory",
+            Self::GuestPass => "GuestPass",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -1738,6 +2015,7 @@ impl From<&str> for GuestUserType {
     fn from(s: &str) -> Self {
         match s {
             "Directory" => Self::Directory,
+            "GuestPass" => Self::GuestPass,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -1950,6 +2228,12 @@ pub struct GuestUserWithoutId {
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Expiration date.
     pub expiration_date: Option<i64>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json).
+    pub id: Option<String>,
+    /// Locale (may be null). Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json).
+    pub locale: Option<String>,
+    /// Network ID (may be null). Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json).
+    pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1974,6 +2258,9 @@ impl serde::Serialize for GuestUserWithoutId {
             w.field("expiration", &v.expiration);
             w.optional("password", &v.password);
             w.optional("expirationDate", &v.expiration_date);
+            w.optional("id", &v.id);
+            w.optional("locale", &v.locale);
+            w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2004,6 +2291,9 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
                 expiration: f.required("expiration")?,
                 password: f.optional("password"),
                 expiration_date: f.optional("expirationDate"),
+                id: f.optional("id"),
+                locale: f.optional("locale"),
+                network_id: f.optional("networkId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2040,6 +2330,9 @@ pub struct GuestUserWithoutIdBuilder {
     expiration: Option<GuestUserExpiration>,
     password: Option<ruckus_one_runtime::Secret>,
     expiration_date: Option<i64>,
+    id: Option<String>,
+    locale: Option<String>,
+    network_id: Option<String>,
 }
 impl GuestUserWithoutIdBuilder {
     /// Sets `createdDate` (optional).
@@ -2120,6 +2413,21 @@ impl GuestUserWithoutIdBuilder {
         self.expiration_date = Some(value.into());
         self
     }
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `locale` (optional).
+    pub fn locale(mut self, value: impl Into<String>) -> Self {
+        self.locale = Some(value.into());
+        self
+    }
+    /// Sets `networkId` (optional).
+    pub fn network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<GuestUserWithoutId, ruckus_one_runtime::MissingField> {
         let missing = |field| ruckus_one_runtime::MissingField::new(
@@ -2144,6 +2452,9 @@ impl GuestUserWithoutIdBuilder {
             expiration: self.expiration.ok_or(missing("expiration"))?,
             password: self.password,
             expiration_date: self.expiration_date,
+            id: self.id,
+            locale: self.locale,
+            network_id: self.network_id,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }

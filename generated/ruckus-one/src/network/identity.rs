@@ -131,6 +131,8 @@ pub struct EthernetPort {
     pub updated_at: Option<String>,
     /// Identity ID (format: uuid).
     pub identity_id: Option<String>,
+    /// Persona ID (may be null). Provenance: reference (payloads ui-fixtures/query_identities/03.json).
+    pub persona_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -146,6 +148,7 @@ impl serde::Serialize for EthernetPort {
             w.optional("createdAt", &v.created_at);
             w.optional("updatedAt", &v.updated_at);
             w.optional("identityId", &v.identity_id);
+            w.optional("personaId", &v.persona_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -167,6 +170,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
                 created_at: f.optional("createdAt"),
                 updated_at: f.optional("updatedAt"),
                 identity_id: f.optional("identityId"),
+                persona_id: f.optional("personaId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -186,6 +190,7 @@ impl EthernetPort {
             created_at: None,
             updated_at: None,
             identity_id: None,
+            persona_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -202,6 +207,11 @@ impl EthernetPort {
     /// Sets `identityId`.
     pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
         self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `personaId`.
+    pub fn with_persona_id(mut self, value: impl Into<String>) -> Self {
+        self.persona_id = Some(value.into());
         self
     }
 }
@@ -342,17 +352,38 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = ruckus_one_runtime::union::read(deserializer)?;
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::BooleanEvaluation(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::DateTimeEvaluation(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::NumberEvaluation(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::StringEvaluation(v));
+        for i in ruckus_one_runtime::union::by_fit(
+            &value,
+            &[
+                &["booleanValue"],
+                &["evaluationDateTime"],
+                &["numberValue"],
+                &["stringValue"],
+            ],
+        ) {
+            match i {
+                0 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::BooleanEvaluation(v));
+                    }
+                }
+                1 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::DateTimeEvaluation(v));
+                    }
+                }
+                2 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::NumberEvaluation(v));
+                    }
+                }
+                3 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::StringEvaluation(v));
+                    }
+                }
+                _ => {}
+            }
         }
         Ok(Self::Unknown(value))
     }
@@ -979,6 +1010,8 @@ pub struct Identity {
     pub last_login_at: Option<String>,
     /// Primary.
     pub primary: Option<bool>,
+    /// Expiration epoch (may be null). Provenance: reference (payloads ui-fixtures/query_identities/05.json).
+    pub expiration_epoch: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1015,6 +1048,7 @@ impl serde::Serialize for Identity {
             w.optional("externalIdentityId", &v.external_identity_id);
             w.optional("lastLoginAt", &v.last_login_at);
             w.optional("primary", &v.primary);
+            w.optional("expirationEpoch", &v.expiration_epoch);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1057,6 +1091,7 @@ impl<'de> serde::Deserialize<'de> for Identity {
                 external_identity_id: f.optional("externalIdentityId"),
                 last_login_at: f.optional("lastLoginAt"),
                 primary: f.optional("primary"),
+                expiration_epoch: f.optional("expirationEpoch"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1097,6 +1132,7 @@ impl Identity {
             external_identity_id: None,
             last_login_at: None,
             primary: None,
+            expiration_epoch: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1239,6 +1275,11 @@ impl Identity {
     /// Sets `primary`.
     pub fn with_primary(mut self, value: impl Into<bool>) -> Self {
         self.primary = Some(value.into());
+        self
+    }
+    /// Sets `expirationEpoch`.
+    pub fn with_expiration_epoch(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.expiration_epoch = Some(value.into());
         self
     }
 }
@@ -1670,6 +1711,18 @@ pub struct IdentityGroup {
     pub personal_identity_network_id: Option<String>,
     /// Identity count.
     pub identity_count: Option<i64>,
+    /// Identities (may be null). Provenance: reference (payloads ui-fixtures/get_identity_group/03.json).
+    pub identities: Option<Vec<serde_json::Value>>,
+    /// Links (may be null). Provenance: reference (payloads ui-fixtures/query_identity_groups/02.json).
+    pub links_2: Option<Vec<serde_json::Value>>,
+    /// Nsg ID (may be null). Provenance: reference (payloads ui-fixtures/query_identity_groups/05.json).
+    pub nsg_id: Option<String>,
+    /// Persona count (may be null). Provenance: reference (payloads ui-fixtures/get_identity_group/13.json).
+    pub persona_count: Option<i64>,
+    /// Personas (may be null). Provenance: reference (payloads ui-fixtures/get_identity_group/06.json).
+    pub personas: Option<Vec<serde_json::Value>>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_identity_groups/07.json).
+    pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1695,6 +1748,12 @@ impl serde::Serialize for IdentityGroup {
             w.optional("_links", &v.links);
             w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
             w.optional("identityCount", &v.identity_count);
+            w.optional("identities", &v.identities);
+            w.optional("links", &v.links_2);
+            w.optional("nsgId", &v.nsg_id);
+            w.optional("personaCount", &v.persona_count);
+            w.optional("personas", &v.personas);
+            w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1726,6 +1785,12 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
                 links: f.optional("_links"),
                 personal_identity_network_id: f.optional("personalIdentityNetworkId"),
                 identity_count: f.optional("identityCount"),
+                identities: f.optional("identities"),
+                links_2: f.optional("links"),
+                nsg_id: f.optional("nsgId"),
+                persona_count: f.optional("personaCount"),
+                personas: f.optional("personas"),
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1755,6 +1820,12 @@ impl IdentityGroup {
             links: None,
             personal_identity_network_id: None,
             identity_count: None,
+            identities: None,
+            links_2: None,
+            nsg_id: None,
+            persona_count: None,
+            personas: None,
+            tenant_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1837,6 +1908,36 @@ impl IdentityGroup {
     /// Sets `identityCount`.
     pub fn with_identity_count(mut self, value: impl Into<i64>) -> Self {
         self.identity_count = Some(value.into());
+        self
+    }
+    /// Sets `identities`.
+    pub fn with_identities(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.identities = Some(value.into());
+        self
+    }
+    /// Sets `links`.
+    pub fn with_links_2(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.links_2 = Some(value.into());
+        self
+    }
+    /// Sets `nsgId`.
+    pub fn with_nsg_id(mut self, value: impl Into<String>) -> Self {
+        self.nsg_id = Some(value.into());
+        self
+    }
+    /// Sets `personaCount`.
+    pub fn with_persona_count(mut self, value: impl Into<i64>) -> Self {
+        self.persona_count = Some(value.into());
+        self
+    }
+    /// Sets `personas`.
+    pub fn with_personas(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.personas = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
         self
     }
 }
@@ -2521,11 +2622,20 @@ impl<'de> serde::Deserialize<'de> for IdentityTimestamp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = ruckus_one_runtime::union::read(deserializer)?;
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::Text(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::EpochSeconds(v));
+        for i in ruckus_one_runtime::union::by_fit(&value, &[&[], &[]]) {
+            match i {
+                0 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::Text(v));
+                    }
+                }
+                1 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::EpochSeconds(v));
+                    }
+                }
+                _ => {}
+            }
         }
         Ok(Self::Unknown(value))
     }

@@ -154,6 +154,22 @@ pub struct MacRegistration {
     pub mac_address: Option<String>,
     /// Created date (format: date-time). Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
     pub created_date: Option<String>,
+    /// Auto cleanup (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    pub auto_cleanup: Option<bool>,
+    /// Default access (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    pub default_access: Option<String>,
+    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    pub enabled: Option<bool>,
+    /// Expiration enabled (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    pub expiration_enabled: Option<bool>,
+    /// Expiration offset (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    pub expiration_offset: Option<i64>,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    pub name: Option<String>,
+    /// Policy set ID (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    pub policy_set_id: Option<String>,
+    /// Registration count (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    pub registration_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -175,6 +191,14 @@ impl serde::Serialize for MacRegistration {
             w.optional("revoked", &v.revoked);
             w.optional("macAddress", &v.mac_address);
             w.optional("createdDate", &v.created_date);
+            w.optional("autoCleanup", &v.auto_cleanup);
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("enabled", &v.enabled);
+            w.optional("expirationEnabled", &v.expiration_enabled);
+            w.optional("expirationOffset", &v.expiration_offset);
+            w.optional("name", &v.name);
+            w.optional("policySetId", &v.policy_set_id);
+            w.optional("registrationCount", &v.registration_count);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -202,6 +226,14 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
                 revoked: f.optional("revoked"),
                 mac_address: f.optional("macAddress"),
                 created_date: f.optional("createdDate"),
+                auto_cleanup: f.optional("autoCleanup"),
+                default_access: f.optional("defaultAccess"),
+                enabled: f.optional("enabled"),
+                expiration_enabled: f.optional("expirationEnabled"),
+                expiration_offset: f.optional("expirationOffset"),
+                name: f.optional("name"),
+                policy_set_id: f.optional("policySetId"),
+                registration_count: f.optional("registrationCount"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -227,6 +259,14 @@ impl MacRegistration {
             revoked: None,
             mac_address: None,
             created_date: None,
+            auto_cleanup: None,
+            default_access: None,
+            enabled: None,
+            expiration_enabled: None,
+            expiration_offset: None,
+            name: None,
+            policy_set_id: None,
+            registration_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -293,6 +333,46 @@ impl MacRegistration {
         self.created_date = Some(value.into());
         self
     }
+    /// Sets `autoCleanup`.
+    pub fn with_auto_cleanup(mut self, value: impl Into<bool>) -> Self {
+        self.auto_cleanup = Some(value.into());
+        self
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(mut self, value: impl Into<String>) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `expirationEnabled`.
+    pub fn with_expiration_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.expiration_enabled = Some(value.into());
+        self
+    }
+    /// Sets `expirationOffset`.
+    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_offset = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
+    /// Sets `registrationCount`.
+    pub fn with_registration_count(mut self, value: impl Into<i64>) -> Self {
+        self.registration_count = Some(value.into());
+        self
+    }
 }
 /// A Spring-style page of MAC registrations. Other fields of the page are kept as received.
 ///
@@ -342,6 +422,12 @@ pub struct MacRegistrationPage {
     pub sort: Option<super::common::SortObject>,
     /// Pageable.
     pub pageable: Option<MacPageableObject>,
+    /// Data (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/03.json).
+    pub data: Option<Vec<serde_json::Value>>,
+    /// Fields (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/03.json).
+    pub fields: Option<serde_json::Value>,
+    /// Page (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/03.json).
+    pub page: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -362,6 +448,9 @@ impl serde::Serialize for MacRegistrationPage {
             w.optional("empty", &v.empty);
             w.optional("sort", &v.sort);
             w.optional("pageable", &v.pageable);
+            w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("page", &v.page);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -388,6 +477,9 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
                 empty: f.optional("empty"),
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
+                data: f.optional("data"),
+                fields: f.optional("fields"),
+                page: f.optional("page"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -412,6 +504,9 @@ impl MacRegistrationPage {
             empty: None,
             sort: None,
             pageable: None,
+            data: None,
+            fields: None,
+            page: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -468,6 +563,21 @@ impl MacRegistrationPage {
     /// Sets `pageable`.
     pub fn with_pageable(mut self, value: impl Into<MacPageableObject>) -> Self {
         self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
         self
     }
 }
@@ -840,6 +950,26 @@ pub struct MacRegistrationPoolPage {
     pub sort: Option<super::common::SortObject>,
     /// Pageable.
     pub pageable: Option<MacPageableObject>,
+    /// Auto cleanup (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub auto_cleanup: Option<bool>,
+    /// Default access (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub default_access: Option<String>,
+    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub enabled: Option<bool>,
+    /// Expiration date (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub expiration_date: Option<String>,
+    /// Expiration enabled (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub expiration_enabled: Option<bool>,
+    /// Expiration offset (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub expiration_offset: Option<i64>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub id: Option<String>,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub name: Option<String>,
+    /// Policy set ID (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub policy_set_id: Option<String>,
+    /// Registration count (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    pub registration_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -863,6 +993,16 @@ impl serde::Serialize for MacRegistrationPoolPage {
             w.optional("empty", &v.empty);
             w.optional("sort", &v.sort);
             w.optional("pageable", &v.pageable);
+            w.optional("autoCleanup", &v.auto_cleanup);
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("enabled", &v.enabled);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("expirationEnabled", &v.expiration_enabled);
+            w.optional("expirationOffset", &v.expiration_offset);
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("policySetId", &v.policy_set_id);
+            w.optional("registrationCount", &v.registration_count);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -889,6 +1029,16 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
                 empty: f.optional("empty"),
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
+                auto_cleanup: f.optional("autoCleanup"),
+                default_access: f.optional("defaultAccess"),
+                enabled: f.optional("enabled"),
+                expiration_date: f.optional("expirationDate"),
+                expiration_enabled: f.optional("expirationEnabled"),
+                expiration_offset: f.optional("expirationOffset"),
+                id: f.optional("id"),
+                name: f.optional("name"),
+                policy_set_id: f.optional("policySetId"),
+                registration_count: f.optional("registrationCount"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -913,6 +1063,16 @@ impl MacRegistrationPoolPage {
             empty: None,
             sort: None,
             pageable: None,
+            auto_cleanup: None,
+            default_access: None,
+            enabled: None,
+            expiration_date: None,
+            expiration_enabled: None,
+            expiration_offset: None,
+            id: None,
+            name: None,
+            policy_set_id: None,
+            registration_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -969,6 +1129,56 @@ impl MacRegistrationPoolPage {
     /// Sets `pageable`.
     pub fn with_pageable(mut self, value: impl Into<MacPageableObject>) -> Self {
         self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `autoCleanup`.
+    pub fn with_auto_cleanup(mut self, value: impl Into<bool>) -> Self {
+        self.auto_cleanup = Some(value.into());
+        self
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(mut self, value: impl Into<String>) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `expirationEnabled`.
+    pub fn with_expiration_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.expiration_enabled = Some(value.into());
+        self
+    }
+    /// Sets `expirationOffset`.
+    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_offset = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
+    /// Sets `registrationCount`.
+    pub fn with_registration_count(mut self, value: impl Into<i64>) -> Self {
+        self.registration_count = Some(value.into());
         self
     }
 }
@@ -1174,6 +1384,14 @@ pub struct NetworkPoolPage {
     pub sort: Option<super::common::SortObject>,
     /// Pageable.
     pub pageable: Option<MacPageableObject>,
+    /// Empty (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    pub empty: Option<bool>,
+    /// First (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    pub first: Option<bool>,
+    /// Last (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    pub last: Option<bool>,
+    /// Number of elements (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    pub number_of_elements: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1190,6 +1408,10 @@ impl serde::Serialize for NetworkPoolPage {
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("pageable", &v.pageable);
+            w.optional("empty", &v.empty);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("numberOfElements", &v.number_of_elements);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1212,6 +1434,10 @@ impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
+                empty: f.optional("empty"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                number_of_elements: f.optional("numberOfElements"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1232,6 +1458,10 @@ impl NetworkPoolPage {
             number: None,
             sort: None,
             pageable: None,
+            empty: None,
+            first: None,
+            last: None,
+            number_of_elements: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1268,6 +1498,26 @@ impl NetworkPoolPage {
     /// Sets `pageable`.
     pub fn with_pageable(mut self, value: impl Into<MacPageableObject>) -> Self {
         self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
         self
     }
 }
@@ -1379,6 +1629,10 @@ pub struct Pool {
     pub identity_id: Option<String>,
     /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
+    /// Links (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    pub links_2: Option<Vec<serde_json::Value>>,
+    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    pub network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1406,6 +1660,8 @@ impl serde::Serialize for Pool {
             w.optional("identityGroupId", &v.identity_group_id);
             w.optional("identityId", &v.identity_id);
             w.optional("_links", &v.links);
+            w.optional("links", &v.links_2);
+            w.optional("networkIds", &v.network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1439,6 +1695,8 @@ impl<'de> serde::Deserialize<'de> for Pool {
                 identity_group_id: f.optional("identityGroupId"),
                 identity_id: f.optional("identityId"),
                 links: f.optional("_links"),
+                links_2: f.optional("links"),
+                network_ids: f.optional("networkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1470,6 +1728,8 @@ impl Pool {
             identity_group_id: None,
             identity_id: None,
             links: None,
+            links_2: None,
+            network_ids: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1559,6 +1819,16 @@ impl Pool {
         value: impl Into<std::collections::BTreeMap<String, super::common::Link>>,
     ) -> Self {
         self.links = Some(value.into());
+        self
+    }
+    /// Sets `links`.
+    pub fn with_links_2(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.links_2 = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
         self
     }
 }

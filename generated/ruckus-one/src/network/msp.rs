@@ -1326,6 +1326,36 @@ pub struct MspLegacyBody {
     pub tenant_id: Option<String>,
     /// Request ID. Provenance: inferred (type not shown; string assumed).
     pub request_id: Option<String>,
+    /// Admin delegations (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub admin_delegations: Option<Vec<serde_json::Value>>,
+    /// Admin firstname (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub admin_firstname: Option<String>,
+    /// Admin lastname (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub admin_lastname: Option<String>,
+    /// Admin role (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub admin_role: Option<String>,
+    /// City (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub city: Option<String>,
+    /// Country (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub country: Option<String>,
+    /// Delegations (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub delegations: Option<Vec<serde_json::Value>>,
+    /// Licenses (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub licenses: Option<serde_json::Value>,
+    /// Name (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub name: Option<String>,
+    /// Postal code (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub postal_code: Option<String>,
+    /// Service effective date (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub service_effective_date: Option<String>,
+    /// Service expiration date (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub service_expiration_date: Option<String>,
+    /// State (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub state: Option<String>,
+    /// Street address (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub street_address: Option<String>,
+    /// Tenant type (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    pub tenant_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1354,6 +1384,21 @@ impl serde::Serialize for MspLegacyBody {
             w.optional("parentId", &v.parent_id);
             w.optional("tenantId", &v.tenant_id);
             w.optional("requestId", &v.request_id);
+            w.optional("admin_delegations", &v.admin_delegations);
+            w.optional("admin_firstname", &v.admin_firstname);
+            w.optional("admin_lastname", &v.admin_lastname);
+            w.optional("admin_role", &v.admin_role);
+            w.optional("city", &v.city);
+            w.optional("country", &v.country);
+            w.optional("delegations", &v.delegations);
+            w.optional("licenses", &v.licenses);
+            w.optional("name", &v.name);
+            w.optional("postal_code", &v.postal_code);
+            w.optional("service_effective_date", &v.service_effective_date);
+            w.optional("service_expiration_date", &v.service_expiration_date);
+            w.optional("state", &v.state);
+            w.optional("street_address", &v.street_address);
+            w.optional("tenant_type", &v.tenant_type);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1388,6 +1433,21 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
                 parent_id: f.optional("parentId"),
                 tenant_id: f.optional("tenantId"),
                 request_id: f.optional("requestId"),
+                admin_delegations: f.optional("admin_delegations"),
+                admin_firstname: f.optional("admin_firstname"),
+                admin_lastname: f.optional("admin_lastname"),
+                admin_role: f.optional("admin_role"),
+                city: f.optional("city"),
+                country: f.optional("country"),
+                delegations: f.optional("delegations"),
+                licenses: f.optional("licenses"),
+                name: f.optional("name"),
+                postal_code: f.optional("postal_code"),
+                service_effective_date: f.optional("service_effective_date"),
+                service_expiration_date: f.optional("service_expiration_date"),
+                state: f.optional("state"),
+                street_address: f.optional("street_address"),
+                tenant_type: f.optional("tenant_type"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1420,6 +1480,21 @@ impl MspLegacyBody {
             parent_id: None,
             tenant_id: None,
             request_id: None,
+            admin_delegations: None,
+            admin_firstname: None,
+            admin_lastname: None,
+            admin_role: None,
+            city: None,
+            country: None,
+            delegations: None,
+            licenses: None,
+            name: None,
+            postal_code: None,
+            service_effective_date: None,
+            service_expiration_date: None,
+            state: None,
+            street_address: None,
+            tenant_type: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1516,6 +1591,84 @@ impl MspLegacyBody {
     /// Sets `requestId`.
     pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
         self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `admin_delegations`.
+    pub fn with_admin_delegations(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.admin_delegations = Some(value.into());
+        self
+    }
+    /// Sets `admin_firstname`.
+    pub fn with_admin_firstname(mut self, value: impl Into<String>) -> Self {
+        self.admin_firstname = Some(value.into());
+        self
+    }
+    /// Sets `admin_lastname`.
+    pub fn with_admin_lastname(mut self, value: impl Into<String>) -> Self {
+        self.admin_lastname = Some(value.into());
+        self
+    }
+    /// Sets `admin_role`.
+    pub fn with_admin_role(mut self, value: impl Into<String>) -> Self {
+        self.admin_role = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn with_city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `delegations`.
+    pub fn with_delegations(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.delegations = Some(value.into());
+        self
+    }
+    /// Sets `licenses`.
+    pub fn with_licenses(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.licenses = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `postal_code`.
+    pub fn with_postal_code(mut self, value: impl Into<String>) -> Self {
+        self.postal_code = Some(value.into());
+        self
+    }
+    /// Sets `service_effective_date`.
+    pub fn with_service_effective_date(mut self, value: impl Into<String>) -> Self {
+        self.service_effective_date = Some(value.into());
+        self
+    }
+    /// Sets `service_expiration_date`.
+    pub fn with_service_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.service_expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `street_address`.
+    pub fn with_street_address(mut self, value: impl Into<String>) -> Self {
+        self.street_address = Some(value.into());
+        self
+    }
+    /// Sets `tenant_type`.
+    pub fn with_tenant_type(mut self, value: impl Into<String>) -> Self {
+        self.tenant_type = Some(value.into());
         self
     }
 }

@@ -219,6 +219,8 @@ pub struct PortalServiceProfile {
     pub tags: Option<String>,
     /// Name.
     pub name: Option<String>,
+    /// Network (may be null). Provenance: reference (payloads ui-fixtures/get_portal_service_profile/03.json).
+    pub network: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -233,6 +235,7 @@ impl serde::Serialize for PortalServiceProfile {
             w.optional("serviceName", &v.service_name);
             w.optional("tags", &v.tags);
             w.optional("name", &v.name);
+            w.optional("network", &v.network);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -253,6 +256,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
                 service_name: f.optional("serviceName"),
                 tags: f.optional("tags"),
                 name: f.optional("name"),
+                network: f.optional("network"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -271,6 +275,7 @@ impl PortalServiceProfile {
             service_name: None,
             tags: None,
             name: None,
+            network: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -300,6 +305,11 @@ impl PortalServiceProfile {
     /// Sets `name`.
     pub fn with_name(mut self, value: impl Into<String>) -> Self {
         self.name = Some(value.into());
+        self
+    }
+    /// Sets `network`.
+    pub fn with_network(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.network = Some(value.into());
         self
     }
 }
@@ -371,6 +381,8 @@ pub struct PortalServiceProfileContent {
     pub component_display: Option<ComponentDisplay>,
     /// Display lang code.
     pub display_lang_code: Option<String>,
+    /// Alternative lang (may be null). Provenance: reference (payloads ui-fixtures/get_portal_service_profile/01.json).
+    pub alternative_lang: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -409,6 +421,7 @@ impl serde::Serialize for PortalServiceProfileContent {
             w.optional("termsCondition", &v.terms_condition);
             w.optional("componentDisplay", &v.component_display);
             w.optional("displayLangCode", &v.display_lang_code);
+            w.optional("alternativeLang", &v.alternative_lang);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -453,6 +466,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
                 terms_condition: f.optional("termsCondition"),
                 component_display: f.optional("componentDisplay"),
                 display_lang_code: f.optional("displayLangCode"),
+                alternative_lang: f.optional("alternativeLang"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -492,6 +506,7 @@ impl PortalServiceProfileContent {
             terms_condition: None,
             component_display: None,
             display_lang_code: None,
+            alternative_lang: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -623,6 +638,11 @@ impl PortalServiceProfileContent {
     /// Sets `displayLangCode`.
     pub fn with_display_lang_code(mut self, value: impl Into<String>) -> Self {
         self.display_lang_code = Some(value.into());
+        self
+    }
+    /// Sets `alternativeLang`.
+    pub fn with_alternative_lang(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.alternative_lang = Some(value.into());
         self
     }
 }
@@ -802,6 +822,10 @@ pub struct QueryResponsePortalServiceProfileQueryData {
     pub error_message: Option<String>,
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Content (may be null). Provenance: reference (payloads ui-fixtures/query_portal_service_profiles/02.json).
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Paging (may be null). Provenance: reference (payloads ui-fixtures/query_template_portal_service_profiles/01.json).
+    pub paging: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -821,6 +845,8 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryData {
             w.optional("data", &v.data);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("content", &v.content);
+            w.optional("paging", &v.paging);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -846,6 +872,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
                 data: f.optional("data"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
+                content: f.optional("content"),
+                paging: f.optional("paging"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -867,6 +895,8 @@ impl QueryResponsePortalServiceProfileQueryData {
             data: None,
             error_message: None,
             subsequent_queries: None,
+            content: None,
+            paging: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -909,6 +939,16 @@ impl QueryResponsePortalServiceProfileQueryData {
         value: impl Into<Vec<super::common::SubsequentQuery>>,
     ) -> Self {
         self.subsequent_queries = Some(value.into());
+        self
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `paging`.
+    pub fn with_paging(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.paging = Some(value.into());
         self
     }
 }

@@ -1092,6 +1092,8 @@ pub struct UpgradeScheduleView {
     pub version: Option<SwitchVersion>,
     /// Version above ten.
     pub version_above_ten: Option<SwitchVersion>,
+    /// Support model group versions (may be null). Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/03.json).
+    pub support_model_group_versions: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1105,6 +1107,7 @@ impl serde::Serialize for UpgradeScheduleView {
             w.optional("timeSlot", &v.time_slot);
             w.optional("version", &v.version);
             w.optional("versionAboveTen", &v.version_above_ten);
+            w.optional("supportModelGroupVersions", &v.support_model_group_versions);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1124,6 +1127,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
                 time_slot: f.optional("timeSlot"),
                 version: f.optional("version"),
                 version_above_ten: f.optional("versionAboveTen"),
+                support_model_group_versions: f.optional("supportModelGroupVersions"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1141,6 +1145,7 @@ impl UpgradeScheduleView {
             time_slot: None,
             version: None,
             version_above_ten: None,
+            support_model_group_versions: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1162,6 +1167,14 @@ impl UpgradeScheduleView {
     /// Sets `versionAboveTen`.
     pub fn with_version_above_ten(mut self, value: impl Into<SwitchVersion>) -> Self {
         self.version_above_ten = Some(value.into());
+        self
+    }
+    /// Sets `supportModelGroupVersions`.
+    pub fn with_support_model_group_versions(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.support_model_group_versions = Some(value.into());
         self
     }
 }
@@ -1713,6 +1726,10 @@ pub struct UpgradeVenue {
     pub status: Option<UpgradeVenueFirmwareViewStatus>,
     /// Schedule count (format: int32).
     pub schedule_count: Option<i64>,
+    /// Switch counts (may be null). Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
+    pub switch_counts: Option<Vec<serde_json::Value>>,
+    /// Versions (may be null). Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
+    pub versions: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1738,6 +1755,8 @@ impl serde::Serialize for UpgradeVenue {
             w.optional("aboveTenSwitchCount", &v.above_ten_switch_count);
             w.optional("status", &v.status);
             w.optional("scheduleCount", &v.schedule_count);
+            w.optional("switchCounts", &v.switch_counts);
+            w.optional("versions", &v.versions);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1767,6 +1786,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
                 above_ten_switch_count: f.optional("aboveTenSwitchCount"),
                 status: f.optional("status"),
                 schedule_count: f.optional("scheduleCount"),
+                switch_counts: f.optional("switchCounts"),
+                versions: f.optional("versions"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1793,6 +1814,8 @@ impl UpgradeVenue {
             above_ten_switch_count: None,
             status: None,
             schedule_count: None,
+            switch_counts: None,
+            versions: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1871,6 +1894,19 @@ impl UpgradeVenue {
     /// Sets `scheduleCount`.
     pub fn with_schedule_count(mut self, value: impl Into<i64>) -> Self {
         self.schedule_count = Some(value.into());
+        self
+    }
+    /// Sets `switchCounts`.
+    pub fn with_switch_counts(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.switch_counts = Some(value.into());
+        self
+    }
+    /// Sets `versions`.
+    pub fn with_versions(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.versions = Some(value.into());
         self
     }
 }

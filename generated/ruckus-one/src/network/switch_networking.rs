@@ -1141,6 +1141,12 @@ pub struct LagView {
     pub untagged_vlan: Option<String>,
     /// Force up port.
     pub force_up_port: Option<String>,
+    /// Last name (may be null). Provenance: reference (payloads ui-fixtures/list_venue_switch_lags/01.json).
+    pub last_name: Option<String>,
+    /// Real remove (may be null). Provenance: reference (payloads ui-fixtures/list_venue_switch_lags/01.json).
+    pub real_remove: Option<bool>,
+    /// Switch ID (may be null). Provenance: reference (payloads ui-fixtures/list_venue_switch_lags/01.json).
+    pub switch_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1158,6 +1164,9 @@ impl serde::Serialize for LagView {
             w.optional("taggedVlans", &v.tagged_vlans);
             w.optional("untaggedVlan", &v.untagged_vlan);
             w.optional("forceUpPort", &v.force_up_port);
+            w.optional("lastName", &v.last_name);
+            w.optional("realRemove", &v.real_remove);
+            w.optional("switchId", &v.switch_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1181,6 +1190,9 @@ impl<'de> serde::Deserialize<'de> for LagView {
                 tagged_vlans: f.optional("taggedVlans"),
                 untagged_vlan: f.optional("untaggedVlan"),
                 force_up_port: f.optional("forceUpPort"),
+                last_name: f.optional("lastName"),
+                real_remove: f.optional("realRemove"),
+                switch_id: f.optional("switchId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1202,6 +1214,9 @@ impl LagView {
             tagged_vlans: None,
             untagged_vlan: None,
             force_up_port: None,
+            last_name: None,
+            real_remove: None,
+            switch_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1246,6 +1261,21 @@ impl LagView {
     /// Sets `forceUpPort`.
     pub fn with_force_up_port(mut self, value: impl Into<String>) -> Self {
         self.force_up_port = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `realRemove`.
+    pub fn with_real_remove(mut self, value: impl Into<bool>) -> Self {
+        self.real_remove = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
         self
     }
 }

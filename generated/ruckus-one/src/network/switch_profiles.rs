@@ -435,6 +435,8 @@ pub struct AcxCliTemplateV1 {
     pub apply_later: Option<bool>,
     /// Venue switches.
     pub venue_switches: Option<Vec<AcxCliTemplateSwitchesView>>,
+    /// Request ID (may be null). Provenance: reference (payloads ui-fixtures/create_cli_template_v1/01.json).
+    pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -451,6 +453,7 @@ impl serde::Serialize for AcxCliTemplateV1 {
             w.optional("reload", &v.reload);
             w.optional("applyLater", &v.apply_later);
             w.optional("venueSwitches", &v.venue_switches);
+            w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -473,6 +476,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
                 reload: f.optional("reload"),
                 apply_later: f.optional("applyLater"),
                 venue_switches: f.optional("venueSwitches"),
+                request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -493,6 +497,7 @@ impl AcxCliTemplateV1 {
             reload: None,
             apply_later: None,
             venue_switches: None,
+            request_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -535,6 +540,11 @@ impl AcxCliTemplateV1 {
         value: impl Into<Vec<AcxCliTemplateSwitchesView>>,
     ) -> Self {
         self.venue_switches = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
         self
     }
 }

@@ -2460,6 +2460,10 @@ pub struct PortView {
     pub switch_mac_acl: Option<String>,
     /// POE scheduler.
     pub poe_scheduler: Option<SchedulerView>,
+    /// Port (may be null). Provenance: reference (payloads ui-fixtures/create_venue_switch_port_settings/01.json).
+    pub port: Option<String>,
+    /// Switch ID (may be null). Provenance: reference (payloads ui-fixtures/create_venue_switch_port_settings/01.json).
+    pub switch_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2528,6 +2532,8 @@ impl serde::Serialize for PortView {
             w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
             w.optional("switchMacAcl", &v.switch_mac_acl);
             w.optional("poeScheduler", &v.poe_scheduler);
+            w.optional("port", &v.port);
+            w.optional("switchId", &v.switch_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2598,6 +2604,8 @@ impl<'de> serde::Deserialize<'de> for PortView {
                 port_security_max_entries: f.optional("portSecurityMaxEntries"),
                 switch_mac_acl: f.optional("switchMacAcl"),
                 poe_scheduler: f.optional("poeScheduler"),
+                port: f.optional("port"),
+                switch_id: f.optional("switchId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2664,6 +2672,8 @@ impl PortView {
             port_security_max_entries: None,
             switch_mac_acl: None,
             poe_scheduler: None,
+            port: None,
+            switch_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2945,6 +2955,16 @@ impl PortView {
     /// Sets `poeScheduler`.
     pub fn with_poe_scheduler(mut self, value: impl Into<SchedulerView>) -> Self {
         self.poe_scheduler = Some(value.into());
+        self
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<String>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
         self
     }
 }

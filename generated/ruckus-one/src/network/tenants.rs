@@ -1706,6 +1706,8 @@ pub struct AdminView {
     pub detail_level: Option<DetailLevel>,
     /// Authentication ID.
     pub authentication_id: Option<String>,
+    /// Username (may be null). Provenance: reference (payloads ui-fixtures/query_admins/01.json).
+    pub username: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1726,6 +1728,7 @@ impl serde::Serialize for AdminView {
             w.optional("delegatedECs", &v.delegated_e_cs);
             w.optional("detailLevel", &v.detail_level);
             w.optional("authenticationId", &v.authentication_id);
+            w.optional("username", &v.username);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1752,6 +1755,7 @@ impl<'de> serde::Deserialize<'de> for AdminView {
                 delegated_e_cs: f.optional("delegatedECs"),
                 detail_level: f.optional("detailLevel"),
                 authentication_id: f.optional("authenticationId"),
+                username: f.optional("username"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1776,6 +1780,7 @@ impl AdminView {
             delegated_e_cs: None,
             detail_level: None,
             authentication_id: None,
+            username: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1822,6 +1827,11 @@ impl AdminView {
     /// Sets `authenticationId`.
     pub fn with_authentication_id(mut self, value: impl Into<String>) -> Self {
         self.authentication_id = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
         self
     }
 }
@@ -3416,6 +3426,8 @@ pub struct BetaFeatureResponse {
     pub error_message: Option<String>,
     /// Invalid feature IDs.
     pub invalid_feature_ids: Option<Vec<String>>,
+    /// Request ID (may be null). Provenance: reference (payloads ui-fixtures/update_tenant_beta_features/01.json).
+    pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -3428,6 +3440,7 @@ impl serde::Serialize for BetaFeatureResponse {
             w.optional("betaFeatures", &v.beta_features);
             w.optional("errorMessage", &v.error_message);
             w.optional("invalidFeatureIds", &v.invalid_feature_ids);
+            w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -3446,6 +3459,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
                 beta_features: f.optional("betaFeatures"),
                 error_message: f.optional("errorMessage"),
                 invalid_feature_ids: f.optional("invalidFeatureIds"),
+                request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3462,6 +3476,7 @@ impl BetaFeatureResponse {
             beta_features: None,
             error_message: None,
             invalid_feature_ids: None,
+            request_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -3478,6 +3493,11 @@ impl BetaFeatureResponse {
     /// Sets `invalidFeatureIds`.
     pub fn with_invalid_feature_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.invalid_feature_ids = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
         self
     }
 }
@@ -3968,7 +3988,7 @@ impl DelegationAction {
 }
 /// Delegation status: the values the official description lists.
 ///
-/// Provenance: reference (tenant_management-0.3.0.yaml Delegation (inline)).
+/// Provenance: reference (tenant_management-0.3.0.yaml Delegation (inline); empty value: payloads ui-fixtures/get_tenant_support_status/01.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -3983,6 +4003,8 @@ pub enum DelegationStatus {
     Rejected,
     /// `REVOKED`
     Revoked,
+    /// `  `
+    Empty,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -3994,6 +4016,7 @@ impl DelegationStatus {
             Self::Accepted => "ACCEPTED",
             Self::Rejected => "REJECTED",
             Self::Revoked => "REVOKED",
+            Self::Empty => "",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -4005,6 +4028,7 @@ impl From<&str> for DelegationStatus {
             "ACCEPTED" => Self::Accepted,
             "REJECTED" => Self::Rejected,
             "REVOKED" => Self::Revoked,
+            "" => Self::Empty,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -4031,7 +4055,7 @@ impl<'de> serde::Deserialize<'de> for DelegationStatus {
 }
 /// Delegation type: the values the official description lists.
 ///
-/// Provenance: reference (tenant_management-0.3.0.yaml Delegation (inline)).
+/// Provenance: reference (tenant_management-0.3.0.yaml Delegation (inline); empty value: payloads ui-fixtures/get_tenant_support_status/01.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -4052,6 +4076,8 @@ pub enum DelegationType {
     MspIntegrator,
     /// `UNKNOWN`
     Unknown2,
+    /// `  `
+    Empty,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -4066,6 +4092,7 @@ impl DelegationType {
             Self::MspInstaller => "MSP_INSTALLER",
             Self::MspIntegrator => "MSP_INTEGRATOR",
             Self::Unknown2 => "UNKNOWN",
+            Self::Empty => "",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -4080,6 +4107,7 @@ impl From<&str> for DelegationType {
             "MSP_INSTALLER" => Self::MspInstaller,
             "MSP_INTEGRATOR" => Self::MspIntegrator,
             "UNKNOWN" => Self::Unknown2,
+            "" => Self::Empty,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -4907,11 +4935,20 @@ impl<'de> serde::Deserialize<'de> for MfaRecoveryCodes {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = ruckus_one_runtime::union::read(deserializer)?;
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::Text(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::List(v));
+        for i in ruckus_one_runtime::union::by_fit(&value, &[&[], &[]]) {
+            match i {
+                0 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::Text(v));
+                    }
+                }
+                1 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::List(v));
+                    }
+                }
+                _ => {}
+            }
         }
         Ok(Self::Unknown(value))
     }
@@ -5978,6 +6015,8 @@ pub struct MspEcAccountView {
     pub logo_url: Option<String>,
     /// Privacy features.
     pub privacy_features: Option<Vec<PrivacyFeatureResponse>>,
+    /// Tenant type (may be null). Provenance: reference (payloads ui-fixtures/get_tenant/03.json).
+    pub tenant_type_2: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -6007,6 +6046,7 @@ impl serde::Serialize for MspEcAccountView {
             w.optional("tier", &v.tier);
             w.optional("logo_url", &v.logo_url);
             w.optional("privacyFeatures", &v.privacy_features);
+            w.optional("tenantType", &v.tenant_type_2);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -6042,6 +6082,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
                 tier: f.optional("tier"),
                 logo_url: f.optional("logo_url"),
                 privacy_features: f.optional("privacyFeatures"),
+                tenant_type_2: f.optional("tenantType"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6075,6 +6116,7 @@ impl MspEcAccountView {
             tier: None,
             logo_url: None,
             privacy_features: None,
+            tenant_type_2: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -6179,6 +6221,11 @@ impl MspEcAccountView {
         value: impl Into<Vec<PrivacyFeatureResponse>>,
     ) -> Self {
         self.privacy_features = Some(value.into());
+        self
+    }
+    /// Sets `tenantType`.
+    pub fn with_tenant_type_2(mut self, value: impl Into<String>) -> Self {
+        self.tenant_type_2 = Some(value.into());
         self
     }
 }
@@ -6464,7 +6511,7 @@ impl MspSubsequentQuery {
 }
 /// Notification endpoint: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
 ///
-/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpoint).
+/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpoint; tag values EMAIL, SMS: payloads ui-fixtures/query_tenant_notification_recipients/01.json; MOBILE_PUSH inferred: the pattern of the two seen).
 ///
 /// One of 3 types, chosen by the string in the wire field `type`.
 /// Forward compatible: a value with another `type`, or none, is kept as raw JSON in
@@ -6477,11 +6524,11 @@ impl MspSubsequentQuery {
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum NotificationEndpoint {
-    /// Variant type `EmailSmsNotificationEndpoint`; chosen when the wire field `type` is `EmailNotificationEndpoint`.
+    /// Variant type `EmailSmsNotificationEndpoint`; chosen when the wire field `type` is `EMAIL`.
     Email(EmailSmsNotificationEndpoint),
-    /// Variant type `MobilePushNotificationEndpoint`; chosen when the wire field `type` is `MobilePushNotificationEndpoint`.
+    /// Variant type `MobilePushNotificationEndpoint`; chosen when the wire field `type` is `MOBILE_PUSH`.
     MobilePush(MobilePushNotificationEndpoint),
-    /// Variant type `EmailSmsNotificationEndpoint`; chosen when the wire field `type` is `SmsNotificationEndpoint`.
+    /// Variant type `EmailSmsNotificationEndpoint`; chosen when the wire field `type` is `SMS`.
     Sms(EmailSmsNotificationEndpoint),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(ruckus_one_runtime::RawJson),
@@ -6508,7 +6555,7 @@ impl serde::Serialize for NotificationEndpoint {
                 ruckus_one_runtime::union::serialize_tagged(
                     v,
                     "type",
-                    "EmailNotificationEndpoint",
+                    "EMAIL",
                     serializer,
                 )
             }
@@ -6516,17 +6563,12 @@ impl serde::Serialize for NotificationEndpoint {
                 ruckus_one_runtime::union::serialize_tagged(
                     v,
                     "type",
-                    "MobilePushNotificationEndpoint",
+                    "MOBILE_PUSH",
                     serializer,
                 )
             }
             Self::Sms(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
-                    v,
-                    "type",
-                    "SmsNotificationEndpoint",
-                    serializer,
-                )
+                ruckus_one_runtime::union::serialize_tagged(v, "type", "SMS", serializer)
             }
             Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
         }
@@ -6539,32 +6581,32 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
         let value = ruckus_one_runtime::union::read(deserializer)?;
         Ok(
             match ruckus_one_runtime::union::tag(&value, "type").as_deref() {
-                Some("EmailNotificationEndpoint") => {
+                Some("EMAIL") => {
                     Self::Email(
                         ruckus_one_runtime::union::decode_tagged(
                             &value,
                             "type",
                             "NotificationEndpoint",
-                            "EmailNotificationEndpoint",
+                            "EMAIL",
                         )?,
                     )
                 }
-                Some("MobilePushNotificationEndpoint") => {
+                Some("MOBILE_PUSH") => {
                     Self::MobilePush(
                         ruckus_one_runtime::union::decode(
                             &value,
                             "NotificationEndpoint",
-                            "MobilePushNotificationEndpoint",
+                            "MOBILE_PUSH",
                         )?,
                     )
                 }
-                Some("SmsNotificationEndpoint") => {
+                Some("SMS") => {
                     Self::Sms(
                         ruckus_one_runtime::union::decode_tagged(
                             &value,
                             "type",
                             "NotificationEndpoint",
-                            "SmsNotificationEndpoint",
+                            "SMS",
                         )?,
                     )
                 }
@@ -6654,6 +6696,14 @@ pub struct NotificationRecipient {
     pub endpoints: Option<Vec<NotificationEndpoint>>,
     /// Parent ID.
     pub parent_id: Option<String>,
+    /// Email (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    pub email: Option<String>,
+    /// Email enabled (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    pub email_enabled: Option<bool>,
+    /// Mobile (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    pub mobile: Option<String>,
+    /// Mobile enabled (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    pub mobile_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -6675,6 +6725,10 @@ impl serde::Serialize for NotificationRecipient {
             w.optional("privilegeGroup", &v.privilege_group);
             w.optional("endpoints", &v.endpoints);
             w.optional("parentId", &v.parent_id);
+            w.optional("email", &v.email);
+            w.optional("emailEnabled", &v.email_enabled);
+            w.optional("mobile", &v.mobile);
+            w.optional("mobileEnabled", &v.mobile_enabled);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -6699,6 +6753,10 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
                 privilege_group: f.optional("privilegeGroup"),
                 endpoints: f.optional("endpoints"),
                 parent_id: f.optional("parentId"),
+                email: f.optional("email"),
+                email_enabled: f.optional("emailEnabled"),
+                mobile: f.optional("mobile"),
+                mobile_enabled: f.optional("mobileEnabled"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6721,6 +6779,10 @@ impl NotificationRecipient {
             privilege_group: None,
             endpoints: None,
             parent_id: None,
+            email: None,
+            email_enabled: None,
+            mobile: None,
+            mobile_enabled: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -6767,6 +6829,26 @@ impl NotificationRecipient {
         self.parent_id = Some(value.into());
         self
     }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `emailEnabled`.
+    pub fn with_email_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.email_enabled = Some(value.into());
+        self
+    }
+    /// Sets `mobile`.
+    pub fn with_mobile(mut self, value: impl Into<String>) -> Self {
+        self.mobile = Some(value.into());
+        self
+    }
+    /// Sets `mobileEnabled`.
+    pub fn with_mobile_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.mobile_enabled = Some(value.into());
+        self
+    }
 }
 /// Notification recipient rbacdto, with the fields the official description lists.
 ///
@@ -6790,6 +6872,18 @@ pub struct NotificationRecipientRbacdto {
     pub privilege_group_id: Option<String>,
     /// Recipient type.
     pub recipient_type: Option<String>,
+    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
+    pub created_date: Option<String>,
+    /// Email (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
+    pub email: Option<String>,
+    /// Email enabled (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
+    pub email_enabled: Option<bool>,
+    /// Mobile (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
+    pub mobile: Option<String>,
+    /// Mobile enabled (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
+    pub mobile_enabled: Option<bool>,
+    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
+    pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -6809,6 +6903,12 @@ impl serde::Serialize for NotificationRecipientRbacdto {
             w.optional("smsPreferences", &v.sms_preferences);
             w.optional("privilegeGroupId", &v.privilege_group_id);
             w.optional("recipientType", &v.recipient_type);
+            w.optional("createdDate", &v.created_date);
+            w.optional("email", &v.email);
+            w.optional("emailEnabled", &v.email_enabled);
+            w.optional("mobile", &v.mobile);
+            w.optional("mobileEnabled", &v.mobile_enabled);
+            w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -6834,6 +6934,12 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
                 sms_preferences: f.optional("smsPreferences"),
                 privilege_group_id: f.optional("privilegeGroupId"),
                 recipient_type: f.optional("recipientType"),
+                created_date: f.optional("createdDate"),
+                email: f.optional("email"),
+                email_enabled: f.optional("emailEnabled"),
+                mobile: f.optional("mobile"),
+                mobile_enabled: f.optional("mobileEnabled"),
+                updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6854,6 +6960,12 @@ impl NotificationRecipientRbacdto {
             sms_preferences: None,
             privilege_group_id: None,
             recipient_type: None,
+            created_date: None,
+            email: None,
+            email_enabled: None,
+            mobile: None,
+            mobile_enabled: None,
+            updated_date: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -6893,6 +7005,36 @@ impl NotificationRecipientRbacdto {
     /// Sets `recipientType`.
     pub fn with_recipient_type(mut self, value: impl Into<String>) -> Self {
         self.recipient_type = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `emailEnabled`.
+    pub fn with_email_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.email_enabled = Some(value.into());
+        self
+    }
+    /// Sets `mobile`.
+    pub fn with_mobile(mut self, value: impl Into<String>) -> Self {
+        self.mobile = Some(value.into());
+        self
+    }
+    /// Sets `mobileEnabled`.
+    pub fn with_mobile_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.mobile_enabled = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
         self
     }
 }
@@ -8286,6 +8428,8 @@ pub struct Tenant {
     pub tenant_type: Option<TenantTenantType>,
     /// Subscribes.
     pub subscribes: Option<String>,
+    /// Msp ec (may be null). Provenance: reference (payloads ui-fixtures/get_self_tenant/07.json).
+    pub msp_ec: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8339,6 +8483,7 @@ impl serde::Serialize for Tenant {
             w.optional("status", &v.status);
             w.optional("tenantType", &v.tenant_type);
             w.optional("subscribes", &v.subscribes);
+            w.optional("mspEc", &v.msp_ec);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -8398,6 +8543,7 @@ impl<'de> serde::Deserialize<'de> for Tenant {
                 status: f.optional("status"),
                 tenant_type: f.optional("tenantType"),
                 subscribes: f.optional("subscribes"),
+                msp_ec: f.optional("mspEc"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8455,6 +8601,7 @@ impl Tenant {
             status: None,
             tenant_type: None,
             subscribes: None,
+            msp_ec: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -8677,6 +8824,11 @@ impl Tenant {
     /// Sets `subscribes`.
     pub fn with_subscribes(mut self, value: impl Into<String>) -> Self {
         self.subscribes = Some(value.into());
+        self
+    }
+    /// Sets `mspEc`.
+    pub fn with_msp_ec(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.msp_ec = Some(value.into());
         self
     }
 }
@@ -9100,6 +9252,14 @@ pub struct TenantManagementPage {
     pub pageable: Option<super::common::TenantPageableObject>,
     /// Sort.
     pub sort: Option<super::common::TenantSortObject>,
+    /// Current page (may be null). Provenance: reference (payloads ui-fixtures/query_admins/03.json).
+    pub current_page: Option<i64>,
+    /// Page number (may be null). Provenance: reference (payloads ui-fixtures/query_admins/01.json).
+    pub page_number: Option<i64>,
+    /// Page size (may be null). Provenance: reference (payloads ui-fixtures/query_admins/01.json).
+    pub page_size: Option<i64>,
+    /// Total count (may be null). Provenance: reference (payloads ui-fixtures/query_admins/01.json).
+    pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -9120,6 +9280,10 @@ impl serde::Serialize for TenantManagementPage {
             w.optional("empty", &v.empty);
             w.optional("pageable", &v.pageable);
             w.optional("sort", &v.sort);
+            w.optional("currentPage", &v.current_page);
+            w.optional("pageNumber", &v.page_number);
+            w.optional("pageSize", &v.page_size);
+            w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -9146,6 +9310,10 @@ impl<'de> serde::Deserialize<'de> for TenantManagementPage {
                 empty: f.optional("empty"),
                 pageable: f.optional("pageable"),
                 sort: f.optional("sort"),
+                current_page: f.optional("currentPage"),
+                page_number: f.optional("pageNumber"),
+                page_size: f.optional("pageSize"),
+                total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -9170,6 +9338,10 @@ impl TenantManagementPage {
             empty: None,
             pageable: None,
             sort: None,
+            current_page: None,
+            page_number: None,
+            page_size: None,
+            total_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -9232,6 +9404,26 @@ impl TenantManagementPage {
         value: impl Into<super::common::TenantSortObject>,
     ) -> Self {
         self.sort = Some(value.into());
+        self
+    }
+    /// Sets `currentPage`.
+    pub fn with_current_page(mut self, value: impl Into<i64>) -> Self {
+        self.current_page = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
         self
     }
 }
@@ -9401,6 +9593,10 @@ pub struct TenantNotificationEndpoint {
     pub active: Option<bool>,
     /// Status.
     pub status: Option<NotificationEndpointStatus>,
+    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
+    pub created_date: Option<String>,
+    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
+    pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -9418,6 +9614,8 @@ impl serde::Serialize for TenantNotificationEndpoint {
             w.optional("destination", &v.destination);
             w.optional("active", &v.active);
             w.optional("status", &v.status);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -9438,6 +9636,8 @@ impl<'de> serde::Deserialize<'de> for TenantNotificationEndpoint {
                 destination: f.optional("destination"),
                 active: f.optional("active"),
                 status: f.optional("status"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -9456,6 +9656,8 @@ impl TenantNotificationEndpoint {
             destination: None,
             active: None,
             status: None,
+            created_date: None,
+            updated_date: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -9482,6 +9684,16 @@ impl TenantNotificationEndpoint {
     /// Sets `status`.
     pub fn with_status(mut self, value: impl Into<NotificationEndpointStatus>) -> Self {
         self.status = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
         self
     }
 }
@@ -9528,11 +9740,20 @@ impl<'de> serde::Deserialize<'de> for TenantPreferences {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = ruckus_one_runtime::union::read(deserializer)?;
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::Text(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::Object(v));
+        for i in ruckus_one_runtime::union::by_fit(&value, &[&[], &[]]) {
+            match i {
+                0 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::Text(v));
+                    }
+                }
+                1 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::Object(v));
+                    }
+                }
+                _ => {}
+            }
         }
         Ok(Self::Unknown(value))
     }

@@ -15,6 +15,8 @@
 pub struct VenueApModelAntennaTypeSettings {
     /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
+    /// Antenna type (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_antenna_type_settings/02.json).
+    pub antenna_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -28,6 +30,7 @@ impl serde::Serialize for VenueApModelAntennaTypeSettings {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("model", &v.model);
+            w.optional("antennaType", &v.antenna_type);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -47,6 +50,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
         > {
             let value = VenueApModelAntennaTypeSettings {
                 model: f.optional("model"),
+                antenna_type: f.optional("antennaType"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -61,12 +65,18 @@ impl VenueApModelAntennaTypeSettings {
     pub fn new() -> Self {
         Self {
             model: None,
+            antenna_type: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `model`.
     pub fn with_model(mut self, value: impl Into<String>) -> Self {
         self.model = Some(value.into());
+        self
+    }
+    /// Sets `antennaType`.
+    pub fn with_antenna_type(mut self, value: impl Into<String>) -> Self {
+        self.antenna_type = Some(value.into());
         self
     }
 }
@@ -279,6 +289,8 @@ impl VenueApModelLanPortSpecificSettings {
 pub struct VenueApModelUsbPortSettings {
     /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
+    /// Usb port enable (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_usb_port_settings/02.json).
+    pub usb_port_enable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -292,6 +304,7 @@ impl serde::Serialize for VenueApModelUsbPortSettings {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("model", &v.model);
+            w.optional("usbPortEnable", &v.usb_port_enable);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -311,6 +324,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
         > {
             let value = VenueApModelUsbPortSettings {
                 model: f.optional("model"),
+                usb_port_enable: f.optional("usbPortEnable"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -325,12 +339,18 @@ impl VenueApModelUsbPortSettings {
     pub fn new() -> Self {
         Self {
             model: None,
+            usb_port_enable: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `model`.
     pub fn with_model(mut self, value: impl Into<String>) -> Self {
         self.model = Some(value.into());
+        self
+    }
+    /// Sets `usbPortEnable`.
+    pub fn with_usb_port_enable(mut self, value: impl Into<bool>) -> Self {
+        self.usb_port_enable = Some(value.into());
         self
     }
 }

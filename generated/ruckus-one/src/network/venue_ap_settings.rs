@@ -15,6 +15,8 @@
 pub struct VenueApManagementTrafficVlanSettings {
     /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
+    /// Venue AP management VLAN (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_management_traffic_vlan_settings/01.json).
+    pub venue_ap_management_vlan: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -28,6 +30,7 @@ impl serde::Serialize for VenueApManagementTrafficVlanSettings {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("vlanId", &v.vlan_id);
+            w.optional("venueApManagementVlan", &v.venue_ap_management_vlan);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -47,6 +50,7 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
         > {
             let value = VenueApManagementTrafficVlanSettings {
                 vlan_id: f.optional("vlanId"),
+                venue_ap_management_vlan: f.optional("venueApManagementVlan"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -61,12 +65,21 @@ impl VenueApManagementTrafficVlanSettings {
     pub fn new() -> Self {
         Self {
             vlan_id: None,
+            venue_ap_management_vlan: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `vlanId`.
     pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
         self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `venueApManagementVlan`.
+    pub fn with_venue_ap_management_vlan(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.venue_ap_management_vlan = Some(value.into());
         self
     }
 }

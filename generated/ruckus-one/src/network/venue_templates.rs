@@ -2178,6 +2178,12 @@ pub struct VenueTemplateView2 {
     pub is_template: Option<bool>,
     /// Template version.
     pub template_version: Option<i64>,
+    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/get_venue_template/01.json).
+    pub created_date: Option<String>,
+    /// Floor plans (may be null). Provenance: reference (payloads ui-fixtures/get_venue_template/01.json).
+    pub floor_plans: Option<Vec<serde_json::Value>>,
+    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/get_venue_template/01.json).
+    pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2194,6 +2200,9 @@ impl serde::Serialize for VenueTemplateView2 {
             w.optional("tags", &v.tags);
             w.optional("isTemplate", &v.is_template);
             w.optional("templateVersion", &v.template_version);
+            w.optional("createdDate", &v.created_date);
+            w.optional("floorPlans", &v.floor_plans);
+            w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2216,6 +2225,9 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
                 tags: f.optional("tags"),
                 is_template: f.optional("isTemplate"),
                 template_version: f.optional("templateVersion"),
+                created_date: f.optional("createdDate"),
+                floor_plans: f.optional("floorPlans"),
+                updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2236,6 +2248,9 @@ impl VenueTemplateView2 {
             tags: None,
             is_template: None,
             template_version: None,
+            created_date: None,
+            floor_plans: None,
+            updated_date: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2262,6 +2277,21 @@ impl VenueTemplateView2 {
     /// Sets `templateVersion`.
     pub fn with_template_version(mut self, value: impl Into<i64>) -> Self {
         self.template_version = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `floorPlans`.
+    pub fn with_floor_plans(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.floor_plans = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
         self
     }
 }

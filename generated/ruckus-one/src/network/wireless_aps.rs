@@ -35,6 +35,58 @@ pub struct AccessPoint {
     pub model: Option<String>,
     /// Name. Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
     pub name: Option<String>,
+    /// AP group ID (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    pub ap_group_id: Option<String>,
+    /// AP password (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/get_venue_ap/03.json).
+    pub ap_password: Option<ruckus_one_runtime::Secret>,
+    /// Bonjour gateway (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    pub bonjour_gateway: Option<serde_json::Value>,
+    /// Client count (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    pub client_count: Option<i64>,
+    /// Data (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/01.json).
+    pub data: Option<serde_json::Value>,
+    /// External IP (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
+    pub external_ip: Option<String>,
+    /// Firmware (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
+    pub firmware: Option<String>,
+    /// Global access port untagged ID enabled (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
+    pub global_access_port_untagged_id_enabled: Option<bool>,
+    /// Indoor model (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    pub indoor_model: Option<bool>,
+    /// IP (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
+    pub ip: Option<String>,
+    /// Last contacted (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
+    pub last_contacted: Option<String>,
+    /// Last updated (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    pub last_updated: Option<String>,
+    /// MAC (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    pub mac: Option<String>,
+    /// Mesh role (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    pub mesh_role: Option<String>,
+    /// POE mode (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
+    pub poe_mode: Option<String>,
+    /// POE out (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
+    pub poe_out: Option<bool>,
+    /// POE out mode (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
+    pub poe_out_mode: Option<String>,
+    /// Position (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/04.json).
+    pub position: Option<serde_json::Value>,
+    /// Radio (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    pub radio: Option<serde_json::Value>,
+    /// Serial number (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    pub serial_number: Option<String>,
+    /// Soft deleted (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    pub soft_deleted: Option<bool>,
+    /// State (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    pub state: Option<String>,
+    /// Sub state (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    pub sub_state: Option<String>,
+    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    pub updated_date: Option<String>,
+    /// Uptime seconds (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    pub uptime_seconds: Option<i64>,
+    /// Venue ID (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -52,6 +104,35 @@ impl serde::Serialize for AccessPoint {
             w.optional("loginPassword", &v.login_password);
             w.optional("model", &v.model);
             w.optional("name", &v.name);
+            w.optional("apGroupId", &v.ap_group_id);
+            w.optional("apPassword", &v.ap_password);
+            w.optional("bonjourGateway", &v.bonjour_gateway);
+            w.optional("clientCount", &v.client_count);
+            w.optional("data", &v.data);
+            w.optional("externalIp", &v.external_ip);
+            w.optional("firmware", &v.firmware);
+            w.optional(
+                "globalAccessPortUntaggedIdEnabled",
+                &v.global_access_port_untagged_id_enabled,
+            );
+            w.optional("indoorModel", &v.indoor_model);
+            w.optional("ip", &v.ip);
+            w.optional("lastContacted", &v.last_contacted);
+            w.optional("lastUpdated", &v.last_updated);
+            w.optional("mac", &v.mac);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("poeMode", &v.poe_mode);
+            w.optional("poeOut", &v.poe_out);
+            w.optional("poeOutMode", &v.poe_out_mode);
+            w.optional("position", &v.position);
+            w.optional("radio", &v.radio);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("softDeleted", &v.soft_deleted);
+            w.optional("state", &v.state);
+            w.optional("subState", &v.sub_state);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("uptime_seconds", &v.uptime_seconds);
+            w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -75,6 +156,33 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
                 login_password: f.optional("loginPassword"),
                 model: f.optional("model"),
                 name: f.optional("name"),
+                ap_group_id: f.optional("apGroupId"),
+                ap_password: f.optional("apPassword"),
+                bonjour_gateway: f.optional("bonjourGateway"),
+                client_count: f.optional("clientCount"),
+                data: f.optional("data"),
+                external_ip: f.optional("externalIp"),
+                firmware: f.optional("firmware"),
+                global_access_port_untagged_id_enabled: f
+                    .optional("globalAccessPortUntaggedIdEnabled"),
+                indoor_model: f.optional("indoorModel"),
+                ip: f.optional("ip"),
+                last_contacted: f.optional("lastContacted"),
+                last_updated: f.optional("lastUpdated"),
+                mac: f.optional("mac"),
+                mesh_role: f.optional("meshRole"),
+                poe_mode: f.optional("poeMode"),
+                poe_out: f.optional("poeOut"),
+                poe_out_mode: f.optional("poeOutMode"),
+                position: f.optional("position"),
+                radio: f.optional("radio"),
+                serial_number: f.optional("serialNumber"),
+                soft_deleted: f.optional("softDeleted"),
+                state: f.optional("state"),
+                sub_state: f.optional("subState"),
+                updated_date: f.optional("updatedDate"),
+                uptime_seconds: f.optional("uptime_seconds"),
+                venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -96,6 +204,32 @@ impl AccessPoint {
             login_password: None,
             model: None,
             name: None,
+            ap_group_id: None,
+            ap_password: None,
+            bonjour_gateway: None,
+            client_count: None,
+            data: None,
+            external_ip: None,
+            firmware: None,
+            global_access_port_untagged_id_enabled: None,
+            indoor_model: None,
+            ip: None,
+            last_contacted: None,
+            last_updated: None,
+            mac: None,
+            mesh_role: None,
+            poe_mode: None,
+            poe_out: None,
+            poe_out_mode: None,
+            position: None,
+            radio: None,
+            serial_number: None,
+            soft_deleted: None,
+            state: None,
+            sub_state: None,
+            updated_date: None,
+            uptime_seconds: None,
+            venue_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -146,6 +280,142 @@ impl AccessPoint {
     /// Sets `name`.
     pub fn with_name(mut self, value: impl Into<String>) -> Self {
         self.name = Some(value.into());
+        self
+    }
+    /// Sets `apGroupId`.
+    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_id = Some(value.into());
+        self
+    }
+    /// Sets `apPassword`.
+    pub fn with_ap_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.ap_password = Some(value.into());
+        self
+    }
+    /// Sets `bonjourGateway`.
+    pub fn with_bonjour_gateway(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.bonjour_gateway = Some(value.into());
+        self
+    }
+    /// Sets `clientCount`.
+    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
+        self.client_count = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `externalIp`.
+    pub fn with_external_ip(mut self, value: impl Into<String>) -> Self {
+        self.external_ip = Some(value.into());
+        self
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
+        self
+    }
+    /// Sets `globalAccessPortUntaggedIdEnabled`.
+    pub fn with_global_access_port_untagged_id_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.global_access_port_untagged_id_enabled = Some(value.into());
+        self
+    }
+    /// Sets `indoorModel`.
+    pub fn with_indoor_model(mut self, value: impl Into<bool>) -> Self {
+        self.indoor_model = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `lastContacted`.
+    pub fn with_last_contacted(mut self, value: impl Into<String>) -> Self {
+        self.last_contacted = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdated`.
+    pub fn with_last_updated(mut self, value: impl Into<String>) -> Self {
+        self.last_updated = Some(value.into());
+        self
+    }
+    /// Sets `mac`.
+    pub fn with_mac(mut self, value: impl Into<String>) -> Self {
+        self.mac = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `poeMode`.
+    pub fn with_poe_mode(mut self, value: impl Into<String>) -> Self {
+        self.poe_mode = Some(value.into());
+        self
+    }
+    /// Sets `poeOut`.
+    pub fn with_poe_out(mut self, value: impl Into<bool>) -> Self {
+        self.poe_out = Some(value.into());
+        self
+    }
+    /// Sets `poeOutMode`.
+    pub fn with_poe_out_mode(mut self, value: impl Into<String>) -> Self {
+        self.poe_out_mode = Some(value.into());
+        self
+    }
+    /// Sets `position`.
+    pub fn with_position(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.position = Some(value.into());
+        self
+    }
+    /// Sets `radio`.
+    pub fn with_radio(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.radio = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `softDeleted`.
+    pub fn with_soft_deleted(mut self, value: impl Into<bool>) -> Self {
+        self.soft_deleted = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `subState`.
+    pub fn with_sub_state(mut self, value: impl Into<String>) -> Self {
+        self.sub_state = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `uptime_seconds`.
+    pub fn with_uptime_seconds(mut self, value: impl Into<i64>) -> Self {
+        self.uptime_seconds = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
         self
     }
 }
@@ -600,6 +870,8 @@ pub struct ApClientQueryData {
     pub wifi_calling_status: Option<WifiCallingStatus>,
     /// Traffic status.
     pub traffic_status: Option<TrafficStatus>,
+    /// Identity ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_clients/05.json).
+    pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -630,6 +902,7 @@ impl serde::Serialize for ApClientQueryData {
             w.optional("radioStatus", &v.radio_status);
             w.optional("wifiCallingStatus", &v.wifi_calling_status);
             w.optional("trafficStatus", &v.traffic_status);
+            w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -666,6 +939,7 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
                 radio_status: f.optional("radioStatus"),
                 wifi_calling_status: f.optional("wifiCallingStatus"),
                 traffic_status: f.optional("trafficStatus"),
+                identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -700,6 +974,7 @@ impl ApClientQueryData {
             radio_status: None,
             wifi_calling_status: None,
             traffic_status: None,
+            identity_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -814,6 +1089,11 @@ impl ApClientQueryData {
         self.traffic_status = Some(value.into());
         self
     }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
 }
 /// Ap client status: the values the official description lists.
 ///
@@ -886,6 +1166,8 @@ pub struct ApCompatibilityPage {
     ///
     /// Wire name `totalCount`; `integer`; optional.
     pub total_count: Option<i64>,
+    /// AP compatibilities (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/01.json).
+    pub ap_compatibilities: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -898,6 +1180,7 @@ impl serde::Serialize for ApCompatibilityPage {
             w.optional("compatibilities", &v.compatibilities);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
+            w.optional("apCompatibilities", &v.ap_compatibilities);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -916,6 +1199,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
                 compatibilities: f.optional("compatibilities"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
+                ap_compatibilities: f.optional("apCompatibilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -932,6 +1216,7 @@ impl ApCompatibilityPage {
             compatibilities: None,
             page: None,
             total_count: None,
+            ap_compatibilities: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -951,6 +1236,14 @@ impl ApCompatibilityPage {
     /// Sets `totalCount`.
     pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
         self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `apCompatibilities`.
+    pub fn with_ap_compatibilities(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.ap_compatibilities = Some(value.into());
         self
     }
 }
@@ -1613,75 +1906,6 @@ impl ApLanPortSettings {
         self
     }
 }
-/// The LAN port status of an AP query row, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatus).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ApLanPortStatus {
-    /// ID.
-    pub id: Option<String>,
-    /// Physical link.
-    pub physical_link: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for ApLanPortStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("physicalLink", &v.physical_link);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLanPortStatus, ruckus_one_runtime::object::FieldError> {
-            let value = ApLanPortStatus {
-                id: f.optional("id"),
-                physical_link: f.optional("physicalLink"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApLanPortStatus"))
-    }
-}
-impl ApLanPortStatus {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            physical_link: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `physicalLink`.
-    pub fn with_physical_link(mut self, value: impl Into<String>) -> Self {
-        self.physical_link = Some(value.into());
-        self
-    }
-}
 /// Ap lldp neighbor, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLldpNeighbor).
@@ -2021,6 +2245,8 @@ impl ApLldpNeighbor {
 pub struct ApLogs {
     /// File URL.
     pub file_url: Option<String>,
+    /// File URL (may be null). Provenance: reference (payloads ui-fixtures/get_ap_logs/01.json).
+    pub file_url_2: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2031,6 +2257,7 @@ impl serde::Serialize for ApLogs {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApLogs, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("fileUrl", &v.file_url);
+            w.optional("fileURL", &v.file_url_2);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2047,6 +2274,7 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
         ) -> Result<ApLogs, ruckus_one_runtime::object::FieldError> {
             let value = ApLogs {
                 file_url: f.optional("fileUrl"),
+                file_url_2: f.optional("fileURL"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2061,12 +2289,18 @@ impl ApLogs {
     pub fn new() -> Self {
         Self {
             file_url: None,
+            file_url_2: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `fileUrl`.
     pub fn with_file_url(mut self, value: impl Into<String>) -> Self {
         self.file_url = Some(value.into());
+        self
+    }
+    /// Sets `fileURL`.
+    pub fn with_file_url_2(mut self, value: impl Into<String>) -> Self {
+        self.file_url_2 = Some(value.into());
         self
     }
 }
@@ -2094,6 +2328,8 @@ pub struct ApNeighborPage {
     ///
     /// Wire name `totalPages`; `integer`; optional.
     pub total_pages: Option<i64>,
+    /// Detected time (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub detected_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2107,6 +2343,7 @@ impl serde::Serialize for ApNeighborPage {
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
+            w.optional("detectedTime", &v.detected_time);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2126,6 +2363,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
+                detected_time: f.optional("detectedTime"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2143,6 +2381,7 @@ impl ApNeighborPage {
             page: None,
             total_count: None,
             total_pages: None,
+            detected_time: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2164,6 +2403,11 @@ impl ApNeighborPage {
     /// Sets `totalPages`.
     pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
         self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `detectedTime`.
+    pub fn with_detected_time(mut self, value: impl Into<String>) -> Self {
+        self.detected_time = Some(value.into());
         self
     }
 }
@@ -2220,11 +2464,96 @@ impl<'de> serde::Deserialize<'de> for ApNeighborRow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = ruckus_one_runtime::union::read(deserializer)?;
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::ApRfNeighbor(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::ApLldpNeighbor(v));
+        for i in ruckus_one_runtime::union::by_fit(
+            &value,
+            &[
+                &[
+                    "apMac",
+                    "channel24G",
+                    "channel5G",
+                    "channel6G",
+                    "detectedTime",
+                    "deviceName",
+                    "ip",
+                    "model",
+                    "snr24G",
+                    "snr5G",
+                    "snr6G",
+                    "status",
+                    "venueName",
+                    "lldpAdv",
+                    "lldpCapability",
+                    "lldpChassisID",
+                    "lldpClass",
+                    "lldpDeviceType",
+                    "lldpInterface",
+                    "lldpMAUOperType",
+                    "lldpMDIPower",
+                    "lldpMFS",
+                    "lldpMgmtIP",
+                    "lldpPDReqPowerVal",
+                    "lldpPMDAutoNeg",
+                    "lldpPSEAllocPowerVal",
+                    "lldpPortDesc",
+                    "lldpPortID",
+                    "lldpPowerPairs",
+                    "lldpPowerPriority",
+                    "lldpPowerSource",
+                    "lldpPowerType",
+                    "lldpRID",
+                    "lldpSysDesc",
+                    "lldpSysName",
+                    "lldpTime",
+                    "lldpUPOE",
+                    "lldpVia",
+                    "neighborManaged",
+                    "neighborSerialNumber",
+                ],
+                &[
+                    "detectedTime",
+                    "lldpAdv",
+                    "lldpCapability",
+                    "lldpChassisID",
+                    "lldpClass",
+                    "lldpDeviceType",
+                    "lldpInterface",
+                    "lldpMAUOperType",
+                    "lldpMDIPower",
+                    "lldpMFS",
+                    "lldpMgmtIP",
+                    "lldpPDReqPowerVal",
+                    "lldpPMDAutoNeg",
+                    "lldpPSEAllocPowerVal",
+                    "lldpPortDesc",
+                    "lldpPortID",
+                    "lldpPowerPairs",
+                    "lldpPowerPriority",
+                    "lldpPowerSource",
+                    "lldpPowerType",
+                    "lldpRID",
+                    "lldpSysDesc",
+                    "lldpSysName",
+                    "lldpTime",
+                    "lldpUPOE",
+                    "lldpVia",
+                    "neighborManaged",
+                    "neighborSerialNumber",
+                ],
+            ],
+        ) {
+            match i {
+                0 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::ApRfNeighbor(v));
+                    }
+                }
+                1 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::ApLldpNeighbor(v));
+                    }
+                }
+                _ => {}
+            }
         }
         Ok(Self::Unknown(value))
     }
@@ -2922,6 +3251,10 @@ pub struct ApPictures {
     pub name: Option<String>,
     /// URL.
     pub url: Option<String>,
+    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/get_ap_picture/01.json).
+    pub created_date: Option<String>,
+    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/get_ap_picture/01.json).
+    pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2934,6 +3267,8 @@ impl serde::Serialize for ApPictures {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("url", &v.url);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2952,6 +3287,8 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 url: f.optional("url"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2968,6 +3305,8 @@ impl ApPictures {
             id: None,
             name: None,
             url: None,
+            created_date: None,
+            updated_date: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2986,393 +3325,15 @@ impl ApPictures {
         self.url = Some(value.into());
         self
     }
-}
-/// Ap query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ApQueryData {
-    /// Serial number.
-    pub serial_number: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// AP group ID.
-    pub ap_group_id: Option<String>,
-    /// Venue ID.
-    pub venue_id: Option<String>,
-    /// Switch serial number.
-    pub switch_serial_number: Option<String>,
-    /// Tags.
-    pub tags: Option<Vec<String>>,
-    /// Model.
-    pub model: Option<String>,
-    /// Support secure boot.
-    pub support_secure_boot: Option<bool>,
-    /// MAC address.
-    pub mac_address: Option<String>,
-    /// Firmware version.
-    pub firmware_version: Option<String>,
-    /// Uptime.
-    pub uptime: Option<i64>,
-    /// Last updated time (format: date-time).
-    pub last_updated_time: Option<String>,
-    /// Last seen time (format: date-time).
-    pub last_seen_time: Option<String>,
-    /// Status severity.
-    pub status_severity: Option<String>,
-    /// Status.
-    pub status: Option<String>,
-    /// Mesh enabled.
-    pub mesh_enabled: Option<bool>,
-    /// Mesh role.
-    pub mesh_role: Option<String>,
-    /// Client count (format: int32).
-    pub client_count: Option<i64>,
-    /// Network status.
-    pub network_status: Option<NetworkStatus>,
-    /// LAN port statuses.
-    pub lan_port_statuses: Option<Vec<ApLanPortStatus>>,
-    /// Radio statuses.
-    pub radio_statuses: Option<Vec<RadioStatus>>,
-    /// Afc status.
-    pub afc_status: Option<AfcStatus>,
-    /// Mesh status.
-    pub mesh_status: Option<MeshStatus>,
-    /// Cellular status.
-    pub cellular_status: Option<CellularStatus>,
-    /// Health status.
-    pub health_status: Option<ApQueryDataHealthStatus>,
-    /// Floor position.
-    pub floor_position: Option<FloorPosition>,
-    /// Lbs status.
-    pub lbs_status: Option<LbsStatus>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for ApQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApQueryData, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("name", &v.name);
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("venueId", &v.venue_id);
-            w.optional("switchSerialNumber", &v.switch_serial_number);
-            w.optional("tags", &v.tags);
-            w.optional("model", &v.model);
-            w.optional("supportSecureBoot", &v.support_secure_boot);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("firmwareVersion", &v.firmware_version);
-            w.optional("uptime", &v.uptime);
-            w.optional("lastUpdatedTime", &v.last_updated_time);
-            w.optional("lastSeenTime", &v.last_seen_time);
-            w.optional("statusSeverity", &v.status_severity);
-            w.optional("status", &v.status);
-            w.optional("meshEnabled", &v.mesh_enabled);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional("clientCount", &v.client_count);
-            w.optional("networkStatus", &v.network_status);
-            w.optional("lanPortStatuses", &v.lan_port_statuses);
-            w.optional("radioStatuses", &v.radio_statuses);
-            w.optional("afcStatus", &v.afc_status);
-            w.optional("meshStatus", &v.mesh_status);
-            w.optional("cellularStatus", &v.cellular_status);
-            w.optional("healthStatus", &v.health_status);
-            w.optional("floorPosition", &v.floor_position);
-            w.optional("lbsStatus", &v.lbs_status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = ApQueryData {
-                serial_number: f.optional("serialNumber"),
-                name: f.optional("name"),
-                ap_group_id: f.optional("apGroupId"),
-                venue_id: f.optional("venueId"),
-                switch_serial_number: f.optional("switchSerialNumber"),
-                tags: f.optional("tags"),
-                model: f.optional("model"),
-                support_secure_boot: f.optional("supportSecureBoot"),
-                mac_address: f.optional("macAddress"),
-                firmware_version: f.optional("firmwareVersion"),
-                uptime: f.optional("uptime"),
-                last_updated_time: f.optional("lastUpdatedTime"),
-                last_seen_time: f.optional("lastSeenTime"),
-                status_severity: f.optional("statusSeverity"),
-                status: f.optional("status"),
-                mesh_enabled: f.optional("meshEnabled"),
-                mesh_role: f.optional("meshRole"),
-                client_count: f.optional("clientCount"),
-                network_status: f.optional("networkStatus"),
-                lan_port_statuses: f.optional("lanPortStatuses"),
-                radio_statuses: f.optional("radioStatuses"),
-                afc_status: f.optional("afcStatus"),
-                mesh_status: f.optional("meshStatus"),
-                cellular_status: f.optional("cellularStatus"),
-                health_status: f.optional("healthStatus"),
-                floor_position: f.optional("floorPosition"),
-                lbs_status: f.optional("lbsStatus"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApQueryData"))
-    }
-}
-impl ApQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            serial_number: None,
-            name: None,
-            ap_group_id: None,
-            venue_id: None,
-            switch_serial_number: None,
-            tags: None,
-            model: None,
-            support_secure_boot: None,
-            mac_address: None,
-            firmware_version: None,
-            uptime: None,
-            last_updated_time: None,
-            last_seen_time: None,
-            status_severity: None,
-            status: None,
-            mesh_enabled: None,
-            mesh_role: None,
-            client_count: None,
-            network_status: None,
-            lan_port_statuses: None,
-            radio_statuses: None,
-            afc_status: None,
-            mesh_status: None,
-            cellular_status: None,
-            health_status: None,
-            floor_position: None,
-            lbs_status: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `serialNumber`.
-    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
-        self.serial_number = Some(value.into());
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
         self
     }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
         self
-    }
-    /// Sets `apGroupId`.
-    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
-        self.ap_group_id = Some(value.into());
-        self
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `switchSerialNumber`.
-    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
-        self.switch_serial_number = Some(value.into());
-        self
-    }
-    /// Sets `tags`.
-    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.tags = Some(value.into());
-        self
-    }
-    /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<String>) -> Self {
-        self.model = Some(value.into());
-        self
-    }
-    /// Sets `supportSecureBoot`.
-    pub fn with_support_secure_boot(mut self, value: impl Into<bool>) -> Self {
-        self.support_secure_boot = Some(value.into());
-        self
-    }
-    /// Sets `macAddress`.
-    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
-        self.mac_address = Some(value.into());
-        self
-    }
-    /// Sets `firmwareVersion`.
-    pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
-        self.firmware_version = Some(value.into());
-        self
-    }
-    /// Sets `uptime`.
-    pub fn with_uptime(mut self, value: impl Into<i64>) -> Self {
-        self.uptime = Some(value.into());
-        self
-    }
-    /// Sets `lastUpdatedTime`.
-    pub fn with_last_updated_time(mut self, value: impl Into<String>) -> Self {
-        self.last_updated_time = Some(value.into());
-        self
-    }
-    /// Sets `lastSeenTime`.
-    pub fn with_last_seen_time(mut self, value: impl Into<String>) -> Self {
-        self.last_seen_time = Some(value.into());
-        self
-    }
-    /// Sets `statusSeverity`.
-    pub fn with_status_severity(mut self, value: impl Into<String>) -> Self {
-        self.status_severity = Some(value.into());
-        self
-    }
-    /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<String>) -> Self {
-        self.status = Some(value.into());
-        self
-    }
-    /// Sets `meshEnabled`.
-    pub fn with_mesh_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.mesh_enabled = Some(value.into());
-        self
-    }
-    /// Sets `meshRole`.
-    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
-        self.mesh_role = Some(value.into());
-        self
-    }
-    /// Sets `clientCount`.
-    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
-        self.client_count = Some(value.into());
-        self
-    }
-    /// Sets `networkStatus`.
-    pub fn with_network_status(mut self, value: impl Into<NetworkStatus>) -> Self {
-        self.network_status = Some(value.into());
-        self
-    }
-    /// Sets `lanPortStatuses`.
-    pub fn with_lan_port_statuses(
-        mut self,
-        value: impl Into<Vec<ApLanPortStatus>>,
-    ) -> Self {
-        self.lan_port_statuses = Some(value.into());
-        self
-    }
-    /// Sets `radioStatuses`.
-    pub fn with_radio_statuses(mut self, value: impl Into<Vec<RadioStatus>>) -> Self {
-        self.radio_statuses = Some(value.into());
-        self
-    }
-    /// Sets `afcStatus`.
-    pub fn with_afc_status(mut self, value: impl Into<AfcStatus>) -> Self {
-        self.afc_status = Some(value.into());
-        self
-    }
-    /// Sets `meshStatus`.
-    pub fn with_mesh_status(mut self, value: impl Into<MeshStatus>) -> Self {
-        self.mesh_status = Some(value.into());
-        self
-    }
-    /// Sets `cellularStatus`.
-    pub fn with_cellular_status(mut self, value: impl Into<CellularStatus>) -> Self {
-        self.cellular_status = Some(value.into());
-        self
-    }
-    /// Sets `healthStatus`.
-    pub fn with_health_status(
-        mut self,
-        value: impl Into<ApQueryDataHealthStatus>,
-    ) -> Self {
-        self.health_status = Some(value.into());
-        self
-    }
-    /// Sets `floorPosition`.
-    pub fn with_floor_position(mut self, value: impl Into<FloorPosition>) -> Self {
-        self.floor_position = Some(value.into());
-        self
-    }
-    /// Sets `lbsStatus`.
-    pub fn with_lbs_status(mut self, value: impl Into<LbsStatus>) -> Self {
-        self.lbs_status = Some(value.into());
-        self
-    }
-}
-/// Ap query data health status: the values the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApQueryData (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ApQueryDataHealthStatus {
-    /// `UNKNOWN`
-    Unknown2,
-    /// `POOR`
-    Poor,
-    /// `AVERAGE`
-    Average,
-    /// `EXCELLENT`
-    Excellent,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ApQueryDataHealthStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unknown2 => "UNKNOWN",
-            Self::Poor => "POOR",
-            Self::Average => "AVERAGE",
-            Self::Excellent => "EXCELLENT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ApQueryDataHealthStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNKNOWN" => Self::Unknown2,
-            "POOR" => Self::Poor,
-            "AVERAGE" => Self::Average,
-            "EXCELLENT" => Self::Excellent,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ApQueryDataHealthStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ApQueryDataHealthStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApQueryDataHealthStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Ap rf neighbor, with the fields the official description lists.
@@ -3409,6 +3370,60 @@ pub struct ApRfNeighbor {
     pub status: Option<String>,
     /// Venue name.
     pub venue_name: Option<String>,
+    /// LLDP adv (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_adv: Option<String>,
+    /// LLDP capability (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_capability: Option<String>,
+    /// LLDP chassis ID (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_chassis_id: Option<String>,
+    /// LLDP class (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_class: Option<String>,
+    /// LLDP device type (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_device_type: Option<serde_json::Value>,
+    /// LLDP interface (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_interface: Option<String>,
+    /// LLDP MAU oper type (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_mau_oper_type: Option<String>,
+    /// LLDP MDI power (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_mdi_power: Option<serde_json::Value>,
+    /// LLDP MFS (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_mfs: Option<serde_json::Value>,
+    /// LLDP mgmt IP (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_mgmt_ip: Option<String>,
+    /// LLDP PD req power val (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_pd_req_power_val: Option<i64>,
+    /// LLDP PMD auto neg (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_pmd_auto_neg: Option<String>,
+    /// LLDP PSE alloc power val (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_pse_alloc_power_val: Option<serde_json::Value>,
+    /// LLDP port desc (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_port_desc: Option<String>,
+    /// LLDP port ID (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_port_id: Option<String>,
+    /// LLDP power pairs (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_power_pairs: Option<serde_json::Value>,
+    /// LLDP power priority (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_power_priority: Option<serde_json::Value>,
+    /// LLDP power source (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_power_source: Option<serde_json::Value>,
+    /// LLDP power type (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_power_type: Option<i64>,
+    /// LLDP RID (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_rid: Option<String>,
+    /// LLDP sys desc (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_sys_desc: Option<String>,
+    /// LLDP sys name (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_sys_name: Option<String>,
+    /// LLDP time (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_time: Option<String>,
+    /// LLDP UPOE (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_upoe: Option<String>,
+    /// LLDP via (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub lldp_via: Option<String>,
+    /// Neighbor managed (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub neighbor_managed: Option<bool>,
+    /// Neighbor serial number (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    pub neighbor_serial_number: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -3431,6 +3446,33 @@ impl serde::Serialize for ApRfNeighbor {
             w.optional("snr6G", &v.snr6_g);
             w.optional("status", &v.status);
             w.optional("venueName", &v.venue_name);
+            w.optional("lldpAdv", &v.lldp_adv);
+            w.optional("lldpCapability", &v.lldp_capability);
+            w.optional("lldpChassisID", &v.lldp_chassis_id);
+            w.optional("lldpClass", &v.lldp_class);
+            w.optional("lldpDeviceType", &v.lldp_device_type);
+            w.optional("lldpInterface", &v.lldp_interface);
+            w.optional("lldpMAUOperType", &v.lldp_mau_oper_type);
+            w.optional("lldpMDIPower", &v.lldp_mdi_power);
+            w.optional("lldpMFS", &v.lldp_mfs);
+            w.optional("lldpMgmtIP", &v.lldp_mgmt_ip);
+            w.optional("lldpPDReqPowerVal", &v.lldp_pd_req_power_val);
+            w.optional("lldpPMDAutoNeg", &v.lldp_pmd_auto_neg);
+            w.optional("lldpPSEAllocPowerVal", &v.lldp_pse_alloc_power_val);
+            w.optional("lldpPortDesc", &v.lldp_port_desc);
+            w.optional("lldpPortID", &v.lldp_port_id);
+            w.optional("lldpPowerPairs", &v.lldp_power_pairs);
+            w.optional("lldpPowerPriority", &v.lldp_power_priority);
+            w.optional("lldpPowerSource", &v.lldp_power_source);
+            w.optional("lldpPowerType", &v.lldp_power_type);
+            w.optional("lldpRID", &v.lldp_rid);
+            w.optional("lldpSysDesc", &v.lldp_sys_desc);
+            w.optional("lldpSysName", &v.lldp_sys_name);
+            w.optional("lldpTime", &v.lldp_time);
+            w.optional("lldpUPOE", &v.lldp_upoe);
+            w.optional("lldpVia", &v.lldp_via);
+            w.optional("neighborManaged", &v.neighbor_managed);
+            w.optional("neighborSerialNumber", &v.neighbor_serial_number);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -3459,6 +3501,33 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
                 snr6_g: f.optional("snr6G"),
                 status: f.optional("status"),
                 venue_name: f.optional("venueName"),
+                lldp_adv: f.optional("lldpAdv"),
+                lldp_capability: f.optional("lldpCapability"),
+                lldp_chassis_id: f.optional("lldpChassisID"),
+                lldp_class: f.optional("lldpClass"),
+                lldp_device_type: f.optional("lldpDeviceType"),
+                lldp_interface: f.optional("lldpInterface"),
+                lldp_mau_oper_type: f.optional("lldpMAUOperType"),
+                lldp_mdi_power: f.optional("lldpMDIPower"),
+                lldp_mfs: f.optional("lldpMFS"),
+                lldp_mgmt_ip: f.optional("lldpMgmtIP"),
+                lldp_pd_req_power_val: f.optional("lldpPDReqPowerVal"),
+                lldp_pmd_auto_neg: f.optional("lldpPMDAutoNeg"),
+                lldp_pse_alloc_power_val: f.optional("lldpPSEAllocPowerVal"),
+                lldp_port_desc: f.optional("lldpPortDesc"),
+                lldp_port_id: f.optional("lldpPortID"),
+                lldp_power_pairs: f.optional("lldpPowerPairs"),
+                lldp_power_priority: f.optional("lldpPowerPriority"),
+                lldp_power_source: f.optional("lldpPowerSource"),
+                lldp_power_type: f.optional("lldpPowerType"),
+                lldp_rid: f.optional("lldpRID"),
+                lldp_sys_desc: f.optional("lldpSysDesc"),
+                lldp_sys_name: f.optional("lldpSysName"),
+                lldp_time: f.optional("lldpTime"),
+                lldp_upoe: f.optional("lldpUPOE"),
+                lldp_via: f.optional("lldpVia"),
+                neighbor_managed: f.optional("neighborManaged"),
+                neighbor_serial_number: f.optional("neighborSerialNumber"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3485,6 +3554,33 @@ impl ApRfNeighbor {
             snr6_g: None,
             status: None,
             venue_name: None,
+            lldp_adv: None,
+            lldp_capability: None,
+            lldp_chassis_id: None,
+            lldp_class: None,
+            lldp_device_type: None,
+            lldp_interface: None,
+            lldp_mau_oper_type: None,
+            lldp_mdi_power: None,
+            lldp_mfs: None,
+            lldp_mgmt_ip: None,
+            lldp_pd_req_power_val: None,
+            lldp_pmd_auto_neg: None,
+            lldp_pse_alloc_power_val: None,
+            lldp_port_desc: None,
+            lldp_port_id: None,
+            lldp_power_pairs: None,
+            lldp_power_priority: None,
+            lldp_power_source: None,
+            lldp_power_type: None,
+            lldp_rid: None,
+            lldp_sys_desc: None,
+            lldp_sys_name: None,
+            lldp_time: None,
+            lldp_upoe: None,
+            lldp_via: None,
+            neighbor_managed: None,
+            neighbor_serial_number: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -3551,6 +3647,150 @@ impl ApRfNeighbor {
     /// Sets `venueName`.
     pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
         self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `lldpAdv`.
+    pub fn with_lldp_adv(mut self, value: impl Into<String>) -> Self {
+        self.lldp_adv = Some(value.into());
+        self
+    }
+    /// Sets `lldpCapability`.
+    pub fn with_lldp_capability(mut self, value: impl Into<String>) -> Self {
+        self.lldp_capability = Some(value.into());
+        self
+    }
+    /// Sets `lldpChassisID`.
+    pub fn with_lldp_chassis_id(mut self, value: impl Into<String>) -> Self {
+        self.lldp_chassis_id = Some(value.into());
+        self
+    }
+    /// Sets `lldpClass`.
+    pub fn with_lldp_class(mut self, value: impl Into<String>) -> Self {
+        self.lldp_class = Some(value.into());
+        self
+    }
+    /// Sets `lldpDeviceType`.
+    pub fn with_lldp_device_type(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.lldp_device_type = Some(value.into());
+        self
+    }
+    /// Sets `lldpInterface`.
+    pub fn with_lldp_interface(mut self, value: impl Into<String>) -> Self {
+        self.lldp_interface = Some(value.into());
+        self
+    }
+    /// Sets `lldpMAUOperType`.
+    pub fn with_lldp_mau_oper_type(mut self, value: impl Into<String>) -> Self {
+        self.lldp_mau_oper_type = Some(value.into());
+        self
+    }
+    /// Sets `lldpMDIPower`.
+    pub fn with_lldp_mdi_power(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.lldp_mdi_power = Some(value.into());
+        self
+    }
+    /// Sets `lldpMFS`.
+    pub fn with_lldp_mfs(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.lldp_mfs = Some(value.into());
+        self
+    }
+    /// Sets `lldpMgmtIP`.
+    pub fn with_lldp_mgmt_ip(mut self, value: impl Into<String>) -> Self {
+        self.lldp_mgmt_ip = Some(value.into());
+        self
+    }
+    /// Sets `lldpPDReqPowerVal`.
+    pub fn with_lldp_pd_req_power_val(mut self, value: impl Into<i64>) -> Self {
+        self.lldp_pd_req_power_val = Some(value.into());
+        self
+    }
+    /// Sets `lldpPMDAutoNeg`.
+    pub fn with_lldp_pmd_auto_neg(mut self, value: impl Into<String>) -> Self {
+        self.lldp_pmd_auto_neg = Some(value.into());
+        self
+    }
+    /// Sets `lldpPSEAllocPowerVal`.
+    pub fn with_lldp_pse_alloc_power_val(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.lldp_pse_alloc_power_val = Some(value.into());
+        self
+    }
+    /// Sets `lldpPortDesc`.
+    pub fn with_lldp_port_desc(mut self, value: impl Into<String>) -> Self {
+        self.lldp_port_desc = Some(value.into());
+        self
+    }
+    /// Sets `lldpPortID`.
+    pub fn with_lldp_port_id(mut self, value: impl Into<String>) -> Self {
+        self.lldp_port_id = Some(value.into());
+        self
+    }
+    /// Sets `lldpPowerPairs`.
+    pub fn with_lldp_power_pairs(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.lldp_power_pairs = Some(value.into());
+        self
+    }
+    /// Sets `lldpPowerPriority`.
+    pub fn with_lldp_power_priority(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.lldp_power_priority = Some(value.into());
+        self
+    }
+    /// Sets `lldpPowerSource`.
+    pub fn with_lldp_power_source(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.lldp_power_source = Some(value.into());
+        self
+    }
+    /// Sets `lldpPowerType`.
+    pub fn with_lldp_power_type(mut self, value: impl Into<i64>) -> Self {
+        self.lldp_power_type = Some(value.into());
+        self
+    }
+    /// Sets `lldpRID`.
+    pub fn with_lldp_rid(mut self, value: impl Into<String>) -> Self {
+        self.lldp_rid = Some(value.into());
+        self
+    }
+    /// Sets `lldpSysDesc`.
+    pub fn with_lldp_sys_desc(mut self, value: impl Into<String>) -> Self {
+        self.lldp_sys_desc = Some(value.into());
+        self
+    }
+    /// Sets `lldpSysName`.
+    pub fn with_lldp_sys_name(mut self, value: impl Into<String>) -> Self {
+        self.lldp_sys_name = Some(value.into());
+        self
+    }
+    /// Sets `lldpTime`.
+    pub fn with_lldp_time(mut self, value: impl Into<String>) -> Self {
+        self.lldp_time = Some(value.into());
+        self
+    }
+    /// Sets `lldpUPOE`.
+    pub fn with_lldp_upoe(mut self, value: impl Into<String>) -> Self {
+        self.lldp_upoe = Some(value.into());
+        self
+    }
+    /// Sets `lldpVia`.
+    pub fn with_lldp_via(mut self, value: impl Into<String>) -> Self {
+        self.lldp_via = Some(value.into());
+        self
+    }
+    /// Sets `neighborManaged`.
+    pub fn with_neighbor_managed(mut self, value: impl Into<bool>) -> Self {
+        self.neighbor_managed = Some(value.into());
+        self
+    }
+    /// Sets `neighborSerialNumber`.
+    pub fn with_neighbor_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.neighbor_serial_number = Some(value.into());
         self
     }
 }
@@ -4183,11 +4423,23 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = ruckus_one_runtime::union::read(deserializer)?;
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::WifiEntityIdOperationResponse(v));
-        }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::WifiOperationResponseRequestIdOnly(v));
+        for i in ruckus_one_runtime::union::by_fit(
+            &value,
+            &[&["requestId", "response"], &["requestId"]],
+        ) {
+            match i {
+                0 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::WifiEntityIdOperationResponse(v));
+                    }
+                }
+                1 => {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::WifiOperationResponseRequestIdOnly(v));
+                    }
+                }
+                _ => {}
+            }
         }
         Ok(Self::Unknown(value))
     }
@@ -4271,85 +4523,6 @@ impl FloorPosition {
         self
     }
 }
-/// Grouped ap query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedApQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct GroupedApQueryData {
-    /// Grouped field.
-    pub grouped_field: Option<String>,
-    /// Grouped value.
-    pub grouped_value: Option<String>,
-    /// APs.
-    pub aps: Option<Vec<ApQueryData>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for GroupedApQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GroupedApQueryData, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("groupedField", &v.grouped_field);
-            w.optional("groupedValue", &v.grouped_value);
-            w.optional("aps", &v.aps);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for GroupedApQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GroupedApQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = GroupedApQueryData {
-                grouped_field: f.optional("groupedField"),
-                grouped_value: f.optional("groupedValue"),
-                aps: f.optional("aps"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GroupedApQueryData"))
-    }
-}
-impl GroupedApQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            grouped_field: None,
-            grouped_value: None,
-            aps: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `groupedField`.
-    pub fn with_grouped_field(mut self, value: impl Into<String>) -> Self {
-        self.grouped_field = Some(value.into());
-        self
-    }
-    /// Sets `groupedValue`.
-    pub fn with_grouped_value(mut self, value: impl Into<String>) -> Self {
-        self.grouped_value = Some(value.into());
-        self
-    }
-    /// Sets `aps`.
-    pub fn with_aps(mut self, value: impl Into<Vec<ApQueryData>>) -> Self {
-        self.aps = Some(value.into());
-        self
-    }
-}
 /// Import error, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
@@ -4419,6 +4592,75 @@ impl ImportError {
         self
     }
 }
+/// Lan port status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct LanPortStatus {
+    /// ID.
+    pub id: Option<String>,
+    /// Physical link.
+    pub physical_link: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for LanPortStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("physicalLink", &v.physical_link);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LanPortStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LanPortStatus, ruckus_one_runtime::object::FieldError> {
+            let value = LanPortStatus {
+                id: f.optional("id"),
+                physical_link: f.optional("physicalLink"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LanPortStatus"))
+    }
+}
+impl LanPortStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            physical_link: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `physicalLink`.
+    pub fn with_physical_link(mut self, value: impl Into<String>) -> Self {
+        self.physical_link = Some(value.into());
+        self
+    }
+}
 /// Lbs status, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsStatus).
@@ -4485,75 +4727,6 @@ impl LbsStatus {
     /// Sets `serverConnected`.
     pub fn with_server_connected(mut self, value: impl Into<bool>) -> Self {
         self.server_connected = Some(value.into());
-        self
-    }
-}
-/// Mesh ap query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshApQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct MeshApQueryData {
-    /// Root.
-    pub root: Option<ApQueryData>,
-    /// Members.
-    pub members: Option<Vec<ApQueryData>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for MeshApQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshApQueryData, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("root", &v.root);
-            w.optional("members", &v.members);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MeshApQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MeshApQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = MeshApQueryData {
-                root: f.optional("root"),
-                members: f.optional("members"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MeshApQueryData"))
-    }
-}
-impl MeshApQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            root: None,
-            members: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `root`.
-    pub fn with_root(mut self, value: impl Into<ApQueryData>) -> Self {
-        self.root = Some(value.into());
-        self
-    }
-    /// Sets `members`.
-    pub fn with_members(mut self, value: impl Into<Vec<ApQueryData>>) -> Self {
-        self.members = Some(value.into());
         self
     }
 }
@@ -5239,387 +5412,6 @@ impl QueryResponseApClientQueryData {
         self
     }
 }
-/// Query response ap query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseApQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<ApQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for QueryResponseApQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseApQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseApQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseApQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = QueryResponseApQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseApQueryData"))
-    }
-}
-impl QueryResponseApQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<ApQueryData>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response grouped ap query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedApQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseGroupedApQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<GroupedApQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for QueryResponseGroupedApQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseGroupedApQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseGroupedApQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseGroupedApQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseGroupedApQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseGroupedApQueryData"))
-    }
-}
-impl QueryResponseGroupedApQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<GroupedApQueryData>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response mesh ap query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMeshApQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseMeshApQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<MeshApQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for QueryResponseMeshApQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseMeshApQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseMeshApQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseMeshApQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseMeshApQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseMeshApQueryData"))
-    }
-}
-impl QueryResponseMeshApQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<MeshApQueryData>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
 /// Radio status, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadioStatus).
@@ -5632,6 +5424,16 @@ pub struct RadioStatus {
     pub type_: Option<String>,
     /// Channel (format: int32).
     pub channel: Option<i64>,
+    /// Band (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    pub band: Option<String>,
+    /// Channel bandwidth (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    pub channel_bandwidth: Option<String>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    pub id: Option<i64>,
+    /// RSSI (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    pub rssi: Option<i64>,
+    /// Transmitter power (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    pub transmitter_power: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -5643,6 +5445,11 @@ impl serde::Serialize for RadioStatus {
         fn fields(v: &RadioStatus, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("type", &v.type_);
             w.optional("channel", &v.channel);
+            w.optional("band", &v.band);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("id", &v.id);
+            w.optional("rssi", &v.rssi);
+            w.optional("transmitterPower", &v.transmitter_power);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -5660,6 +5467,11 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
             let value = RadioStatus {
                 type_: f.optional("type"),
                 channel: f.optional("channel"),
+                band: f.optional("band"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                id: f.optional("id"),
+                rssi: f.optional("rssi"),
+                transmitter_power: f.optional("transmitterPower"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5675,6 +5487,11 @@ impl RadioStatus {
         Self {
             type_: None,
             channel: None,
+            band: None,
+            channel_bandwidth: None,
+            id: None,
+            rssi: None,
+            transmitter_power: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -5686,6 +5503,31 @@ impl RadioStatus {
     /// Sets `channel`.
     pub fn with_channel(mut self, value: impl Into<i64>) -> Self {
         self.channel = Some(value.into());
+        self
+    }
+    /// Sets `band`.
+    pub fn with_band(mut self, value: impl Into<String>) -> Self {
+        self.band = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(mut self, value: impl Into<String>) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<i64>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+    /// Sets `transmitterPower`.
+    pub fn with_transmitter_power(mut self, value: impl Into<String>) -> Self {
+        self.transmitter_power = Some(value.into());
         self
     }
 }
@@ -6121,90 +5963,526 @@ impl VenueApAvailableLteBands {
         self
     }
 }
-/// Venue ap row: one of several shapes.
+/// Venue ap row, with the fields the official description lists.
 ///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml GetAPs_1 (inline body schema)).
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApQueryData).
 ///
-/// One of 3 types: the first, in the order below, that decodes the value.
-/// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
-/// and sent back unchanged.
-///
-/// Each variant is serialized as its own value.
-#[derive(Clone, PartialEq)]
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
-#[allow(clippy::large_enum_variant)]
-pub enum VenueApRow {
-    /// Variant type `QueryResponseApQueryData`; chosen when the value decodes as one (tried first).
-    QueryResponseApQueryData(QueryResponseApQueryData),
-    /// Variant type `QueryResponseGroupedApQueryData`; chosen when the value decodes as one and no variant above does.
-    QueryResponseGroupedApQueryData(QueryResponseGroupedApQueryData),
-    /// Variant type `QueryResponseMeshApQueryData`; chosen when the value decodes as one and no variant above does.
-    QueryResponseMeshApQueryData(QueryResponseMeshApQueryData),
-    /// A value that matches no variant, kept as received and sent back unchanged.
-    Unknown(ruckus_one_runtime::RawJson),
-}
-impl From<QueryResponseApQueryData> for VenueApRow {
-    fn from(value: QueryResponseApQueryData) -> Self {
-        Self::QueryResponseApQueryData(value)
-    }
-}
-impl From<QueryResponseGroupedApQueryData> for VenueApRow {
-    fn from(value: QueryResponseGroupedApQueryData) -> Self {
-        Self::QueryResponseGroupedApQueryData(value)
-    }
-}
-impl From<QueryResponseMeshApQueryData> for VenueApRow {
-    fn from(value: QueryResponseMeshApQueryData) -> Self {
-        Self::QueryResponseMeshApQueryData(value)
-    }
-}
-impl std::fmt::Debug for VenueApRow {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::QueryResponseApQueryData(v) => {
-                f.debug_tuple("QueryResponseApQueryData").field(v).finish()
-            }
-            Self::QueryResponseGroupedApQueryData(v) => {
-                f.debug_tuple("QueryResponseGroupedApQueryData").field(v).finish()
-            }
-            Self::QueryResponseMeshApQueryData(v) => {
-                f.debug_tuple("QueryResponseMeshApQueryData").field(v).finish()
-            }
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
-        }
-    }
+pub struct VenueApRow {
+    /// Serial number.
+    pub serial_number: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// AP group ID.
+    pub ap_group_id: Option<String>,
+    /// Venue ID.
+    pub venue_id: Option<String>,
+    /// Switch serial number.
+    pub switch_serial_number: Option<String>,
+    /// Tags.
+    pub tags: Option<Vec<String>>,
+    /// Model.
+    pub model: Option<String>,
+    /// Support secure boot.
+    pub support_secure_boot: Option<bool>,
+    /// MAC address.
+    pub mac_address: Option<String>,
+    /// Firmware version.
+    pub firmware_version: Option<String>,
+    /// Uptime.
+    pub uptime: Option<i64>,
+    /// Last updated time (format: date-time).
+    pub last_updated_time: Option<String>,
+    /// Last seen time (format: date-time).
+    pub last_seen_time: Option<String>,
+    /// Status severity.
+    pub status_severity: Option<String>,
+    /// Status.
+    pub status: Option<String>,
+    /// Mesh enabled.
+    pub mesh_enabled: Option<bool>,
+    /// Mesh role.
+    pub mesh_role: Option<String>,
+    /// Client count (format: int32).
+    pub client_count: Option<i64>,
+    /// Network status.
+    pub network_status: Option<NetworkStatus>,
+    /// LAN port statuses.
+    pub lan_port_statuses: Option<Vec<LanPortStatus>>,
+    /// Radio statuses.
+    pub radio_statuses: Option<Vec<RadioStatus>>,
+    /// Afc status.
+    pub afc_status: Option<AfcStatus>,
+    /// Mesh status.
+    pub mesh_status: Option<MeshStatus>,
+    /// Cellular status.
+    pub cellular_status: Option<CellularStatus>,
+    /// Health status.
+    pub health_status: Option<VenueApRowHealthStatus>,
+    /// Floor position.
+    pub floor_position: Option<FloorPosition>,
+    /// Lbs status.
+    pub lbs_status: Option<LbsStatus>,
+    /// AP MAC (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
+    pub ap_mac: Option<String>,
+    /// Clients (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
+    pub clients: Option<i64>,
+    /// Device group ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
+    pub device_group_id: Option<String>,
+    /// Device group name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
+    pub device_group_name: Option<String>,
+    /// Device status (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
+    pub device_status: Option<String>,
+    /// Fw version (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
+    pub fw_version: Option<String>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/22.json).
+    pub id: Option<String>,
+    /// Members (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+    pub members: Option<Vec<serde_json::Value>>,
+    /// POE port (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    pub poe_port: Option<String>,
+    /// POE port status (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    pub poe_port_status: Option<String>,
+    /// Power saving status (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    pub power_saving_status: Option<String>,
+    /// Root (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+    pub root: Option<serde_json::Value>,
+    /// Venue name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
+    pub venue_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
 }
 impl serde::Serialize for VenueApRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::QueryResponseApQueryData(v) => {
-                serde::Serialize::serialize(v, serializer)
-            }
-            Self::QueryResponseGroupedApQueryData(v) => {
-                serde::Serialize::serialize(v, serializer)
-            }
-            Self::QueryResponseMeshApQueryData(v) => {
-                serde::Serialize::serialize(v, serializer)
-            }
-            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        fn fields(v: &VenueApRow, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("name", &v.name);
+            w.optional("apGroupId", &v.ap_group_id);
+            w.optional("venueId", &v.venue_id);
+            w.optional("switchSerialNumber", &v.switch_serial_number);
+            w.optional("tags", &v.tags);
+            w.optional("model", &v.model);
+            w.optional("supportSecureBoot", &v.support_secure_boot);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("firmwareVersion", &v.firmware_version);
+            w.optional("uptime", &v.uptime);
+            w.optional("lastUpdatedTime", &v.last_updated_time);
+            w.optional("lastSeenTime", &v.last_seen_time);
+            w.optional("statusSeverity", &v.status_severity);
+            w.optional("status", &v.status);
+            w.optional("meshEnabled", &v.mesh_enabled);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("clientCount", &v.client_count);
+            w.optional("networkStatus", &v.network_status);
+            w.optional("lanPortStatuses", &v.lan_port_statuses);
+            w.optional("radioStatuses", &v.radio_statuses);
+            w.optional("afcStatus", &v.afc_status);
+            w.optional("meshStatus", &v.mesh_status);
+            w.optional("cellularStatus", &v.cellular_status);
+            w.optional("healthStatus", &v.health_status);
+            w.optional("floorPosition", &v.floor_position);
+            w.optional("lbsStatus", &v.lbs_status);
+            w.optional("apMac", &v.ap_mac);
+            w.optional("clients", &v.clients);
+            w.optional("deviceGroupId", &v.device_group_id);
+            w.optional("deviceGroupName", &v.device_group_name);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("fwVersion", &v.fw_version);
+            w.optional("id", &v.id);
+            w.optional("members", &v.members);
+            w.optional("poePort", &v.poe_port);
+            w.optional("poePortStatus", &v.poe_port_status);
+            w.optional("powerSavingStatus", &v.power_saving_status);
+            w.optional("root", &v.root);
+            w.optional("venueName", &v.venue_name);
+            w.rest(&v.additional_fields);
         }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRow {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::QueryResponseApQueryData(v));
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRow, ruckus_one_runtime::object::FieldError> {
+            let value = VenueApRow {
+                serial_number: f.optional("serialNumber"),
+                name: f.optional("name"),
+                ap_group_id: f.optional("apGroupId"),
+                venue_id: f.optional("venueId"),
+                switch_serial_number: f.optional("switchSerialNumber"),
+                tags: f.optional("tags"),
+                model: f.optional("model"),
+                support_secure_boot: f.optional("supportSecureBoot"),
+                mac_address: f.optional("macAddress"),
+                firmware_version: f.optional("firmwareVersion"),
+                uptime: f.optional("uptime"),
+                last_updated_time: f.optional("lastUpdatedTime"),
+                last_seen_time: f.optional("lastSeenTime"),
+                status_severity: f.optional("statusSeverity"),
+                status: f.optional("status"),
+                mesh_enabled: f.optional("meshEnabled"),
+                mesh_role: f.optional("meshRole"),
+                client_count: f.optional("clientCount"),
+                network_status: f.optional("networkStatus"),
+                lan_port_statuses: f.optional("lanPortStatuses"),
+                radio_statuses: f.optional("radioStatuses"),
+                afc_status: f.optional("afcStatus"),
+                mesh_status: f.optional("meshStatus"),
+                cellular_status: f.optional("cellularStatus"),
+                health_status: f.optional("healthStatus"),
+                floor_position: f.optional("floorPosition"),
+                lbs_status: f.optional("lbsStatus"),
+                ap_mac: f.optional("apMac"),
+                clients: f.optional("clients"),
+                device_group_id: f.optional("deviceGroupId"),
+                device_group_name: f.optional("deviceGroupName"),
+                device_status: f.optional("deviceStatus"),
+                fw_version: f.optional("fwVersion"),
+                id: f.optional("id"),
+                members: f.optional("members"),
+                poe_port: f.optional("poePort"),
+                poe_port_status: f.optional("poePortStatus"),
+                power_saving_status: f.optional("powerSavingStatus"),
+                root: f.optional("root"),
+                venue_name: f.optional("venueName"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
         }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::QueryResponseGroupedApQueryData(v));
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRow"))
+    }
+}
+impl VenueApRow {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            serial_number: None,
+            name: None,
+            ap_group_id: None,
+            venue_id: None,
+            switch_serial_number: None,
+            tags: None,
+            model: None,
+            support_secure_boot: None,
+            mac_address: None,
+            firmware_version: None,
+            uptime: None,
+            last_updated_time: None,
+            last_seen_time: None,
+            status_severity: None,
+            status: None,
+            mesh_enabled: None,
+            mesh_role: None,
+            client_count: None,
+            network_status: None,
+            lan_port_statuses: None,
+            radio_statuses: None,
+            afc_status: None,
+            mesh_status: None,
+            cellular_status: None,
+            health_status: None,
+            floor_position: None,
+            lbs_status: None,
+            ap_mac: None,
+            clients: None,
+            device_group_id: None,
+            device_group_name: None,
+            device_status: None,
+            fw_version: None,
+            id: None,
+            members: None,
+            poe_port: None,
+            poe_port_status: None,
+            power_saving_status: None,
+            root: None,
+            venue_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
-        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::QueryResponseMeshApQueryData(v));
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `apGroupId`.
+    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `supportSecureBoot`.
+    pub fn with_support_secure_boot(mut self, value: impl Into<bool>) -> Self {
+        self.support_secure_boot = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `firmwareVersion`.
+    pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
+        self.firmware_version = Some(value.into());
+        self
+    }
+    /// Sets `uptime`.
+    pub fn with_uptime(mut self, value: impl Into<i64>) -> Self {
+        self.uptime = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdatedTime`.
+    pub fn with_last_updated_time(mut self, value: impl Into<String>) -> Self {
+        self.last_updated_time = Some(value.into());
+        self
+    }
+    /// Sets `lastSeenTime`.
+    pub fn with_last_seen_time(mut self, value: impl Into<String>) -> Self {
+        self.last_seen_time = Some(value.into());
+        self
+    }
+    /// Sets `statusSeverity`.
+    pub fn with_status_severity(mut self, value: impl Into<String>) -> Self {
+        self.status_severity = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `meshEnabled`.
+    pub fn with_mesh_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.mesh_enabled = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `clientCount`.
+    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
+        self.client_count = Some(value.into());
+        self
+    }
+    /// Sets `networkStatus`.
+    pub fn with_network_status(mut self, value: impl Into<NetworkStatus>) -> Self {
+        self.network_status = Some(value.into());
+        self
+    }
+    /// Sets `lanPortStatuses`.
+    pub fn with_lan_port_statuses(
+        mut self,
+        value: impl Into<Vec<LanPortStatus>>,
+    ) -> Self {
+        self.lan_port_statuses = Some(value.into());
+        self
+    }
+    /// Sets `radioStatuses`.
+    pub fn with_radio_statuses(mut self, value: impl Into<Vec<RadioStatus>>) -> Self {
+        self.radio_statuses = Some(value.into());
+        self
+    }
+    /// Sets `afcStatus`.
+    pub fn with_afc_status(mut self, value: impl Into<AfcStatus>) -> Self {
+        self.afc_status = Some(value.into());
+        self
+    }
+    /// Sets `meshStatus`.
+    pub fn with_mesh_status(mut self, value: impl Into<MeshStatus>) -> Self {
+        self.mesh_status = Some(value.into());
+        self
+    }
+    /// Sets `cellularStatus`.
+    pub fn with_cellular_status(mut self, value: impl Into<CellularStatus>) -> Self {
+        self.cellular_status = Some(value.into());
+        self
+    }
+    /// Sets `healthStatus`.
+    pub fn with_health_status(
+        mut self,
+        value: impl Into<VenueApRowHealthStatus>,
+    ) -> Self {
+        self.health_status = Some(value.into());
+        self
+    }
+    /// Sets `floorPosition`.
+    pub fn with_floor_position(mut self, value: impl Into<FloorPosition>) -> Self {
+        self.floor_position = Some(value.into());
+        self
+    }
+    /// Sets `lbsStatus`.
+    pub fn with_lbs_status(mut self, value: impl Into<LbsStatus>) -> Self {
+        self.lbs_status = Some(value.into());
+        self
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `clients`.
+    pub fn with_clients(mut self, value: impl Into<i64>) -> Self {
+        self.clients = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupId`.
+    pub fn with_device_group_id(mut self, value: impl Into<String>) -> Self {
+        self.device_group_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupName`.
+    pub fn with_device_group_name(mut self, value: impl Into<String>) -> Self {
+        self.device_group_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `fwVersion`.
+    pub fn with_fw_version(mut self, value: impl Into<String>) -> Self {
+        self.fw_version = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `members`.
+    pub fn with_members(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.members = Some(value.into());
+        self
+    }
+    /// Sets `poePort`.
+    pub fn with_poe_port(mut self, value: impl Into<String>) -> Self {
+        self.poe_port = Some(value.into());
+        self
+    }
+    /// Sets `poePortStatus`.
+    pub fn with_poe_port_status(mut self, value: impl Into<String>) -> Self {
+        self.poe_port_status = Some(value.into());
+        self
+    }
+    /// Sets `powerSavingStatus`.
+    pub fn with_power_saving_status(mut self, value: impl Into<String>) -> Self {
+        self.power_saving_status = Some(value.into());
+        self
+    }
+    /// Sets `root`.
+    pub fn with_root(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.root = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+}
+/// Venue ap row health status: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApQueryData (inline); value Poor: payloads ui-fixtures/query_venue_aps/04.json).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRowHealthStatus {
+    /// `UNKNOWN`
+    Unknown2,
+    /// `POOR`
+    Poor,
+    /// `AVERAGE`
+    Average,
+    /// `EXCELLENT`
+    Excellent,
+    /// `Poor`
+    Poor2,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRowHealthStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unknown2 => "UNKNOWN",
+            Self::Poor => "POOR",
+            Self::Average => "AVERAGE",
+            Self::Excellent => "EXCELLENT",
+            Self::Poor2 => "Poor",
+            Self::Unknown(v) => v.as_str(),
         }
-        Ok(Self::Unknown(value))
+    }
+}
+impl From<&str> for VenueApRowHealthStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNKNOWN" => Self::Unknown2,
+            "POOR" => Self::Poor,
+            "AVERAGE" => Self::Average,
+            "EXCELLENT" => Self::Excellent,
+            "Poor" => Self::Poor2,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRowHealthStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRowHealthStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRowHealthStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue information, with the fields the official description lists.

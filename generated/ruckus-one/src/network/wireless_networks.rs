@@ -227,6 +227,24 @@ pub struct NetworkActivation {
     ///
     /// Wire name `apGroups`; `array<NetworkActivationApGroup>`; optional.
     pub ap_groups: Option<Vec<NetworkActivationApGroup>>,
+    /// All AP groups radio (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub all_ap_groups_radio: Option<String>,
+    /// All AP groups radio types (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/04.json).
+    pub all_ap_groups_radio_types: Option<Vec<String>>,
+    /// Dual 5g enabled (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    pub dual5g_enabled: Option<bool>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    pub id: Option<String>,
+    /// Is all AP groups (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub is_all_ap_groups: Option<bool>,
+    /// Network ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub network_id: Option<String>,
+    /// Scheduler (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    pub scheduler: Option<serde_json::Value>,
+    /// Triple band enabled (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    pub triple_band_enabled: Option<bool>,
+    /// Venue ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -237,6 +255,15 @@ impl serde::Serialize for NetworkActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &NetworkActivation, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("apGroups", &v.ap_groups);
+            w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
+            w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+            w.optional("dual5gEnabled", &v.dual5g_enabled);
+            w.optional("id", &v.id);
+            w.optional("isAllApGroups", &v.is_all_ap_groups);
+            w.optional("networkId", &v.network_id);
+            w.optional("scheduler", &v.scheduler);
+            w.optional("tripleBandEnabled", &v.triple_band_enabled);
+            w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -253,6 +280,15 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
         ) -> Result<NetworkActivation, ruckus_one_runtime::object::FieldError> {
             let value = NetworkActivation {
                 ap_groups: f.optional("apGroups"),
+                all_ap_groups_radio: f.optional("allApGroupsRadio"),
+                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
+                dual5g_enabled: f.optional("dual5gEnabled"),
+                id: f.optional("id"),
+                is_all_ap_groups: f.optional("isAllApGroups"),
+                network_id: f.optional("networkId"),
+                scheduler: f.optional("scheduler"),
+                triple_band_enabled: f.optional("tripleBandEnabled"),
+                venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -267,6 +303,15 @@ impl NetworkActivation {
     pub fn new() -> Self {
         Self {
             ap_groups: None,
+            all_ap_groups_radio: None,
+            all_ap_groups_radio_types: None,
+            dual5g_enabled: None,
+            id: None,
+            is_all_ap_groups: None,
+            network_id: None,
+            scheduler: None,
+            triple_band_enabled: None,
+            venue_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -276,6 +321,54 @@ impl NetworkActivation {
         value: impl Into<Vec<NetworkActivationApGroup>>,
     ) -> Self {
         self.ap_groups = Some(value.into());
+        self
+    }
+    /// Sets `allApGroupsRadio`.
+    pub fn with_all_ap_groups_radio(mut self, value: impl Into<String>) -> Self {
+        self.all_ap_groups_radio = Some(value.into());
+        self
+    }
+    /// Sets `allApGroupsRadioTypes`.
+    pub fn with_all_ap_groups_radio_types(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.all_ap_groups_radio_types = Some(value.into());
+        self
+    }
+    /// Sets `dual5gEnabled`.
+    pub fn with_dual5g_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dual5g_enabled = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `isAllApGroups`.
+    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_ap_groups = Some(value.into());
+        self
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+    /// Sets `scheduler`.
+    pub fn with_scheduler(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.scheduler = Some(value.into());
+        self
+    }
+    /// Sets `tripleBandEnabled`.
+    pub fn with_triple_band_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.triple_band_enabled = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
         self
     }
 }
@@ -291,6 +384,28 @@ pub struct NetworkActivationApGroup {
     ///
     /// Wire name `apGroupName`; `string`; optional.
     pub ap_group_name: Option<String>,
+    /// AP group ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub ap_group_id: Option<String>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub id: Option<String>,
+    /// Is default (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub is_default: Option<bool>,
+    /// Radio (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub radio: Option<String>,
+    /// Radio types (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    pub radio_types: Option<Vec<String>>,
+    /// Validation error (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub validation_error: Option<bool>,
+    /// Validation error reached max connected captive networks limit (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub validation_error_reached_max_connected_captive_networks_limit: Option<bool>,
+    /// Validation error reached max connected networks limit (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub validation_error_reached_max_connected_networks_limit: Option<bool>,
+    /// Validation error SSID already activated (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    pub validation_error_ssid_already_activated: Option<bool>,
+    /// VLAN pool ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    pub vlan_pool_id: Option<String>,
+    /// VLAN pool name (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    pub vlan_pool_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -304,6 +419,26 @@ impl serde::Serialize for NetworkActivationApGroup {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("apGroupName", &v.ap_group_name);
+            w.optional("apGroupId", &v.ap_group_id);
+            w.optional("id", &v.id);
+            w.optional("isDefault", &v.is_default);
+            w.optional("radio", &v.radio);
+            w.optional("radioTypes", &v.radio_types);
+            w.optional("validationError", &v.validation_error);
+            w.optional(
+                "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
+                &v.validation_error_reached_max_connected_captive_networks_limit,
+            );
+            w.optional(
+                "validationErrorReachedMaxConnectedNetworksLimit",
+                &v.validation_error_reached_max_connected_networks_limit,
+            );
+            w.optional(
+                "validationErrorSsidAlreadyActivated",
+                &v.validation_error_ssid_already_activated,
+            );
+            w.optional("vlanPoolId", &v.vlan_pool_id);
+            w.optional("vlanPoolName", &v.vlan_pool_name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -320,6 +455,20 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
         ) -> Result<NetworkActivationApGroup, ruckus_one_runtime::object::FieldError> {
             let value = NetworkActivationApGroup {
                 ap_group_name: f.optional("apGroupName"),
+                ap_group_id: f.optional("apGroupId"),
+                id: f.optional("id"),
+                is_default: f.optional("isDefault"),
+                radio: f.optional("radio"),
+                radio_types: f.optional("radioTypes"),
+                validation_error: f.optional("validationError"),
+                validation_error_reached_max_connected_captive_networks_limit: f
+                    .optional("validationErrorReachedMaxConnectedCaptiveNetworksLimit"),
+                validation_error_reached_max_connected_networks_limit: f
+                    .optional("validationErrorReachedMaxConnectedNetworksLimit"),
+                validation_error_ssid_already_activated: f
+                    .optional("validationErrorSsidAlreadyActivated"),
+                vlan_pool_id: f.optional("vlanPoolId"),
+                vlan_pool_name: f.optional("vlanPoolName"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -334,12 +483,89 @@ impl NetworkActivationApGroup {
     pub fn new() -> Self {
         Self {
             ap_group_name: None,
+            ap_group_id: None,
+            id: None,
+            is_default: None,
+            radio: None,
+            radio_types: None,
+            validation_error: None,
+            validation_error_reached_max_connected_captive_networks_limit: None,
+            validation_error_reached_max_connected_networks_limit: None,
+            validation_error_ssid_already_activated: None,
+            vlan_pool_id: None,
+            vlan_pool_name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `apGroupName`.
     pub fn with_ap_group_name(mut self, value: impl Into<String>) -> Self {
         self.ap_group_name = Some(value.into());
+        self
+    }
+    /// Sets `apGroupId`.
+    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `isDefault`.
+    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
+        self.is_default = Some(value.into());
+        self
+    }
+    /// Sets `radio`.
+    pub fn with_radio(mut self, value: impl Into<String>) -> Self {
+        self.radio = Some(value.into());
+        self
+    }
+    /// Sets `radioTypes`.
+    pub fn with_radio_types(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.radio_types = Some(value.into());
+        self
+    }
+    /// Sets `validationError`.
+    pub fn with_validation_error(mut self, value: impl Into<bool>) -> Self {
+        self.validation_error = Some(value.into());
+        self
+    }
+    /// Sets `validationErrorReachedMaxConnectedCaptiveNetworksLimit`.
+    pub fn with_validation_error_reached_max_connected_captive_networks_limit(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.validation_error_reached_max_connected_captive_networks_limit = Some(
+            value.into(),
+        );
+        self
+    }
+    /// Sets `validationErrorReachedMaxConnectedNetworksLimit`.
+    pub fn with_validation_error_reached_max_connected_networks_limit(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.validation_error_reached_max_connected_networks_limit = Some(value.into());
+        self
+    }
+    /// Sets `validationErrorSsidAlreadyActivated`.
+    pub fn with_validation_error_ssid_already_activated(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.validation_error_ssid_already_activated = Some(value.into());
+        self
+    }
+    /// Sets `vlanPoolId`.
+    pub fn with_vlan_pool_id(mut self, value: impl Into<String>) -> Self {
+        self.vlan_pool_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanPoolName`.
+    pub fn with_vlan_pool_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_pool_name = Some(value.into());
         self
     }
 }
@@ -363,6 +589,8 @@ pub struct NetworkCompatibilityPage {
     ///
     /// Wire name `totalCount`; `integer`; optional.
     pub total_count: Option<i64>,
+    /// AP compatibilities (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_network_ap_compatibilities/02.json).
+    pub ap_compatibilities: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -378,6 +606,7 @@ impl serde::Serialize for NetworkCompatibilityPage {
             w.optional("compatibilities", &v.compatibilities);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
+            w.optional("apCompatibilities", &v.ap_compatibilities);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -396,6 +625,7 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
                 compatibilities: f.optional("compatibilities"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
+                ap_compatibilities: f.optional("apCompatibilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -412,6 +642,7 @@ impl NetworkCompatibilityPage {
             compatibilities: None,
             page: None,
             total_count: None,
+            ap_compatibilities: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -431,6 +662,14 @@ impl NetworkCompatibilityPage {
     /// Sets `totalCount`.
     pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
         self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `apCompatibilities`.
+    pub fn with_ap_compatibilities(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.ap_compatibilities = Some(value.into());
         self
     }
 }
@@ -597,6 +836,12 @@ impl WifiFeatureSetPage {
 pub struct WifiFeatureSetRow {
     /// Feature name.
     pub feature_name: Option<String>,
+    /// Feature level (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
+    pub feature_level: Option<String>,
+    /// Feature type (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
+    pub feature_type: Option<String>,
+    /// Requirements (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
+    pub requirements: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -607,6 +852,9 @@ impl serde::Serialize for WifiFeatureSetRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &WifiFeatureSetRow, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("featureName", &v.feature_name);
+            w.optional("featureLevel", &v.feature_level);
+            w.optional("featureType", &v.feature_type);
+            w.optional("requirements", &v.requirements);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -623,6 +871,9 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
         ) -> Result<WifiFeatureSetRow, ruckus_one_runtime::object::FieldError> {
             let value = WifiFeatureSetRow {
                 feature_name: f.optional("featureName"),
+                feature_level: f.optional("featureLevel"),
+                feature_type: f.optional("featureType"),
+                requirements: f.optional("requirements"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -637,12 +888,33 @@ impl WifiFeatureSetRow {
     pub fn new() -> Self {
         Self {
             feature_name: None,
+            feature_level: None,
+            feature_type: None,
+            requirements: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `featureName`.
     pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
         self.feature_name = Some(value.into());
+        self
+    }
+    /// Sets `featureLevel`.
+    pub fn with_feature_level(mut self, value: impl Into<String>) -> Self {
+        self.feature_level = Some(value.into());
+        self
+    }
+    /// Sets `featureType`.
+    pub fn with_feature_type(mut self, value: impl Into<String>) -> Self {
+        self.feature_type = Some(value.into());
+        self
+    }
+    /// Sets `requirements`.
+    pub fn with_requirements(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.requirements = Some(value.into());
         self
     }
 }

@@ -17,6 +17,10 @@ pub struct Activation {
     pub venue_id: Option<String>,
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
+    /// AP serial numbers (may be null). Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/01.json).
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// Wifi network ID (may be null). Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/01.json).
+    pub wifi_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -28,6 +32,8 @@ impl serde::Serialize for Activation {
         fn fields(v: &Activation, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("venueId", &v.venue_id);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -45,6 +51,8 @@ impl<'de> serde::Deserialize<'de> for Activation {
             let value = Activation {
                 venue_id: f.optional("venueId"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
+                ap_serial_numbers: f.optional("apSerialNumbers"),
+                wifi_network_id: f.optional("wifiNetworkId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -60,6 +68,8 @@ impl Activation {
         Self {
             venue_id: None,
             wifi_network_ids: None,
+            ap_serial_numbers: None,
+            wifi_network_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -71,6 +81,16 @@ impl Activation {
     /// Sets `wifiNetworkIds`.
     pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.wifi_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkId`.
+    pub fn with_wifi_network_id(mut self, value: impl Into<String>) -> Self {
+        self.wifi_network_id = Some(value.into());
         self
     }
 }
@@ -244,6 +264,10 @@ pub struct ClientIsolationProfileQueryData {
     pub client_entries: Option<Vec<String>>,
     /// Activations.
     pub activations: Option<Vec<Activation>>,
+    /// AP activations (may be null). Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
+    pub ap_activations: Option<Vec<serde_json::Value>>,
+    /// Venue activations (may be null). Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
+    pub venue_activations: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -261,6 +285,8 @@ impl serde::Serialize for ClientIsolationProfileQueryData {
             w.optional("description", &v.description);
             w.optional("clientEntries", &v.client_entries);
             w.optional("activations", &v.activations);
+            w.optional("apActivations", &v.ap_activations);
+            w.optional("venueActivations", &v.venue_activations);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -284,6 +310,8 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
                 description: f.optional("description"),
                 client_entries: f.optional("clientEntries"),
                 activations: f.optional("activations"),
+                ap_activations: f.optional("apActivations"),
+                venue_activations: f.optional("venueActivations"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -302,6 +330,8 @@ impl ClientIsolationProfileQueryData {
             description: None,
             client_entries: None,
             activations: None,
+            ap_activations: None,
+            venue_activations: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -328,6 +358,22 @@ impl ClientIsolationProfileQueryData {
     /// Sets `activations`.
     pub fn with_activations(mut self, value: impl Into<Vec<Activation>>) -> Self {
         self.activations = Some(value.into());
+        self
+    }
+    /// Sets `apActivations`.
+    pub fn with_ap_activations(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.ap_activations = Some(value.into());
+        self
+    }
+    /// Sets `venueActivations`.
+    pub fn with_venue_activations(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.venue_activations = Some(value.into());
         self
     }
 }
@@ -365,6 +411,22 @@ pub struct EthernetPortProfile {
     pub untag_id: Option<i64>,
     /// VLAN members.
     pub vlan_members: Option<String>,
+    /// Accounting RADIUS ID (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
+    pub accounting_radius_id: Option<String>,
+    /// Accounting service (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
+    pub accounting_service: Option<bool>,
+    /// AP serial numbers (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// Auth RADIUS ID (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
+    pub auth_radius_id: Option<String>,
+    /// Description (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
+    pub description: Option<String>,
+    /// Is enforced (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/08.json).
+    pub is_enforced: Option<bool>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/10.json).
+    pub tenant_id: Option<String>,
+    /// Venue IDs (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
+    pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -393,6 +455,14 @@ impl serde::Serialize for EthernetPortProfile {
             w.optional("unauthenticatedGuestVlan", &v.unauthenticated_guest_vlan);
             w.optional("untagId", &v.untag_id);
             w.optional("vlanMembers", &v.vlan_members);
+            w.optional("accountingRadiusId", &v.accounting_radius_id);
+            w.optional("accountingService", &v.accounting_service);
+            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("authRadiusId", &v.auth_radius_id);
+            w.optional("description", &v.description);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -423,6 +493,14 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
                 unauthenticated_guest_vlan: f.optional("unauthenticatedGuestVlan"),
                 untag_id: f.optional("untagId"),
                 vlan_members: f.optional("vlanMembers"),
+                accounting_radius_id: f.optional("accountingRadiusId"),
+                accounting_service: f.optional("accountingService"),
+                ap_serial_numbers: f.optional("apSerialNumbers"),
+                auth_radius_id: f.optional("authRadiusId"),
+                description: f.optional("description"),
+                is_enforced: f.optional("isEnforced"),
+                tenant_id: f.optional("tenantId"),
+                venue_ids: f.optional("venueIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -449,6 +527,14 @@ impl EthernetPortProfile {
             unauthenticated_guest_vlan: None,
             untag_id: None,
             vlan_members: None,
+            accounting_radius_id: None,
+            accounting_service: None,
+            ap_serial_numbers: None,
+            auth_radius_id: None,
+            description: None,
+            is_enforced: None,
+            tenant_id: None,
+            venue_ids: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -524,6 +610,46 @@ impl EthernetPortProfile {
     /// Sets `vlanMembers`.
     pub fn with_vlan_members(mut self, value: impl Into<String>) -> Self {
         self.vlan_members = Some(value.into());
+        self
+    }
+    /// Sets `accountingRadiusId`.
+    pub fn with_accounting_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.accounting_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `accountingService`.
+    pub fn with_accounting_service(mut self, value: impl Into<bool>) -> Self {
+        self.accounting_service = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `authRadiusId`.
+    pub fn with_auth_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.auth_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
         self
     }
 }
@@ -995,6 +1121,10 @@ pub struct MulticastDnsProxyProfileQueryData {
     pub rules: Option<Vec<ViewmodelMulticastDnsProxyServiceRule>>,
     /// Activations.
     pub activations: Option<Vec<Activation>>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/01.json).
+    pub tenant_id: Option<String>,
+    /// Type (may be null). Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/06.json).
+    pub type_: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1011,6 +1141,8 @@ impl serde::Serialize for MulticastDnsProxyProfileQueryData {
             w.optional("name", &v.name);
             w.optional("rules", &v.rules);
             w.optional("activations", &v.activations);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1033,6 +1165,8 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
                 name: f.optional("name"),
                 rules: f.optional("rules"),
                 activations: f.optional("activations"),
+                tenant_id: f.optional("tenantId"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1050,6 +1184,8 @@ impl MulticastDnsProxyProfileQueryData {
             name: None,
             rules: None,
             activations: None,
+            tenant_id: None,
+            type_: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1074,6 +1210,16 @@ impl MulticastDnsProxyProfileQueryData {
     /// Sets `activations`.
     pub fn with_activations(mut self, value: impl Into<Vec<Activation>>) -> Self {
         self.activations = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
         self
     }
 }
@@ -1471,6 +1617,8 @@ pub struct QueryResponseMulticastDnsProxyProfileQueryData {
     pub error_message: Option<String>,
     /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/04.json).
+    pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1490,6 +1638,7 @@ impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
             w.optional("data", &v.data);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1515,6 +1664,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
                 data: f.optional("data"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
+                id: f.optional("id"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1536,6 +1686,7 @@ impl QueryResponseMulticastDnsProxyProfileQueryData {
             data: None,
             error_message: None,
             subsequent_queries: None,
+            id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1578,6 +1729,11 @@ impl QueryResponseMulticastDnsProxyProfileQueryData {
         value: impl Into<Vec<super::common::SubsequentQuery>>,
     ) -> Self {
         self.subsequent_queries = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
         self
     }
 }
@@ -2219,6 +2375,18 @@ pub struct SnmpAgentProfileQueryData {
     pub venue_names: Option<Vec<String>>,
     /// Tags.
     pub tags: Option<String>,
+    /// AP activations (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/01.json).
+    pub ap_activations: Option<Vec<serde_json::Value>>,
+    /// SNMP v2 agents (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
+    pub snmp_v2_agents: Option<Vec<serde_json::Value>>,
+    /// SNMP v3 agents (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
+    pub snmp_v3_agents: Option<Vec<serde_json::Value>>,
+    /// V2 agents (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/05.json).
+    pub v2_agents: Option<serde_json::Value>,
+    /// V3 agents (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/05.json).
+    pub v3_agents: Option<serde_json::Value>,
+    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/05.json).
+    pub venues: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2240,6 +2408,12 @@ impl serde::Serialize for SnmpAgentProfileQueryData {
             w.optional("venueIds", &v.venue_ids);
             w.optional("venueNames", &v.venue_names);
             w.optional("tags", &v.tags);
+            w.optional("apActivations", &v.ap_activations);
+            w.optional("snmpV2Agents", &v.snmp_v2_agents);
+            w.optional("snmpV3Agents", &v.snmp_v3_agents);
+            w.optional("v2Agents", &v.v2_agents);
+            w.optional("v3Agents", &v.v3_agents);
+            w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2264,6 +2438,12 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
                 venue_ids: f.optional("venueIds"),
                 venue_names: f.optional("venueNames"),
                 tags: f.optional("tags"),
+                ap_activations: f.optional("apActivations"),
+                snmp_v2_agents: f.optional("snmpV2Agents"),
+                snmp_v3_agents: f.optional("snmpV3Agents"),
+                v2_agents: f.optional("v2Agents"),
+                v3_agents: f.optional("v3Agents"),
+                venues: f.optional("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2286,6 +2466,12 @@ impl SnmpAgentProfileQueryData {
             venue_ids: None,
             venue_names: None,
             tags: None,
+            ap_activations: None,
+            snmp_v2_agents: None,
+            snmp_v3_agents: None,
+            v2_agents: None,
+            v3_agents: None,
+            venues: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2332,6 +2518,45 @@ impl SnmpAgentProfileQueryData {
     /// Sets `tags`.
     pub fn with_tags(mut self, value: impl Into<String>) -> Self {
         self.tags = Some(value.into());
+        self
+    }
+    /// Sets `apActivations`.
+    pub fn with_ap_activations(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.ap_activations = Some(value.into());
+        self
+    }
+    /// Sets `snmpV2Agents`.
+    pub fn with_snmp_v2_agents(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.snmp_v2_agents = Some(value.into());
+        self
+    }
+    /// Sets `snmpV3Agents`.
+    pub fn with_snmp_v3_agents(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.snmp_v3_agents = Some(value.into());
+        self
+    }
+    /// Sets `v2Agents`.
+    pub fn with_v2_agents(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.v2_agents = Some(value.into());
+        self
+    }
+    /// Sets `v3Agents`.
+    pub fn with_v3_agents(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.v3_agents = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.venues = Some(value.into());
         self
     }
 }
@@ -2446,6 +2671,10 @@ pub struct SnmpV3Agent {
     pub read_only_privilege: Option<bool>,
     /// User name (max_length: 32; min_length: 3).
     pub user_name: String,
+    /// Read privilege (may be null). Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
+    pub read_privilege: Option<bool>,
+    /// Trap privilege (may be null). Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
+    pub trap_privilege: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2463,6 +2692,8 @@ impl serde::Serialize for SnmpV3Agent {
             w.optional("privacyType", &v.privacy_type);
             w.optional("readOnlyPrivilege", &v.read_only_privilege);
             w.field("userName", &v.user_name);
+            w.optional("readPrivilege", &v.read_privilege);
+            w.optional("trapPrivilege", &v.trap_privilege);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2486,6 +2717,8 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
                 privacy_type: f.optional("privacyType"),
                 read_only_privilege: f.optional("readOnlyPrivilege"),
                 user_name: f.required("userName")?,
+                read_privilege: f.optional("readPrivilege"),
+                trap_privilege: f.optional("trapPrivilege"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2510,6 +2743,8 @@ impl SnmpV3Agent {
             privacy_type: None,
             read_only_privilege: None,
             user_name,
+            read_privilege: None,
+            trap_privilege: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2553,6 +2788,16 @@ impl SnmpV3Agent {
     /// Sets `readOnlyPrivilege`.
     pub fn with_read_only_privilege(mut self, value: impl Into<bool>) -> Self {
         self.read_only_privilege = Some(value.into());
+        self
+    }
+    /// Sets `readPrivilege`.
+    pub fn with_read_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.read_privilege = Some(value.into());
+        self
+    }
+    /// Sets `trapPrivilege`.
+    pub fn with_trap_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.trap_privilege = Some(value.into());
         self
     }
 }
@@ -2871,6 +3116,10 @@ pub struct SoftGreProfileQueryData {
     pub disassociate_client_enabled: Option<bool>,
     /// Activations.
     pub activations: Option<Vec<Activation>>,
+    /// AP activations (may be null). Provenance: reference (payloads ui-fixtures/query_soft_gre_profiles/09.json).
+    pub ap_activations: Option<Vec<serde_json::Value>>,
+    /// Venue activations (may be null). Provenance: reference (payloads ui-fixtures/query_soft_gre_profiles/05.json).
+    pub venue_activations: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2895,6 +3144,8 @@ impl serde::Serialize for SoftGreProfileQueryData {
             w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
             w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
             w.optional("activations", &v.activations);
+            w.optional("apActivations", &v.ap_activations);
+            w.optional("venueActivations", &v.venue_activations);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2922,6 +3173,8 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
                 keep_alive_retry_times: f.optional("keepAliveRetryTimes"),
                 disassociate_client_enabled: f.optional("disassociateClientEnabled"),
                 activations: f.optional("activations"),
+                ap_activations: f.optional("apActivations"),
+                venue_activations: f.optional("venueActivations"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2947,6 +3200,8 @@ impl SoftGreProfileQueryData {
             keep_alive_retry_times: None,
             disassociate_client_enabled: None,
             activations: None,
+            ap_activations: None,
+            venue_activations: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -3011,6 +3266,22 @@ impl SoftGreProfileQueryData {
     /// Sets `activations`.
     pub fn with_activations(mut self, value: impl Into<Vec<Activation>>) -> Self {
         self.activations = Some(value.into());
+        self
+    }
+    /// Sets `apActivations`.
+    pub fn with_ap_activations(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.ap_activations = Some(value.into());
+        self
+    }
+    /// Sets `venueActivations`.
+    pub fn with_venue_activations(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.venue_activations = Some(value.into());
         self
     }
 }
@@ -3261,6 +3532,8 @@ pub struct TunnelProfile {
     pub mtu_request_retry: Option<i64>,
     /// NAT traversal enabled.
     pub nat_traversal_enabled: Option<bool>,
+    /// Destination edge cluster ID (may be null). Provenance: reference (payloads ui-fixtures/query_tunnel_service_profiles/05.json).
+    pub destination_edge_cluster_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -3287,6 +3560,7 @@ impl serde::Serialize for TunnelProfile {
             w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
             w.optional("mtuRequestRetry", &v.mtu_request_retry);
             w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
+            w.optional("destinationEdgeClusterId", &v.destination_edge_cluster_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -3319,6 +3593,7 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
                 mtu_request_timeout: f.optional("mtuRequestTimeout"),
                 mtu_request_retry: f.optional("mtuRequestRetry"),
                 nat_traversal_enabled: f.optional("natTraversalEnabled"),
+                destination_edge_cluster_id: f.optional("destinationEdgeClusterId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3349,6 +3624,7 @@ impl TunnelProfile {
             mtu_request_timeout: None,
             mtu_request_retry: None,
             nat_traversal_enabled: None,
+            destination_edge_cluster_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -3438,6 +3714,11 @@ impl TunnelProfile {
     /// Sets `natTraversalEnabled`.
     pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
         self.nat_traversal_enabled = Some(value.into());
+        self
+    }
+    /// Sets `destinationEdgeClusterId`.
+    pub fn with_destination_edge_cluster_id(mut self, value: impl Into<String>) -> Self {
+        self.destination_edge_cluster_id = Some(value.into());
         self
     }
 }

@@ -142,6 +142,10 @@ pub struct DhcpPoolV1 {
     pub subnet_mask: String,
     /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: i64,
+    /// DHCP options (may be null). Provenance: reference (payloads ui-fixtures/get_dhcp_config_service_profile_v1/02.json).
+    pub dhcp_options: Option<Vec<serde_json::Value>>,
+    /// Lease time (may be null). Provenance: reference (payloads ui-fixtures/get_dhcp_config_service_profile_v1/02.json).
+    pub lease_time: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -163,6 +167,8 @@ impl serde::Serialize for DhcpPoolV1 {
             w.field("subnetAddress", &v.subnet_address);
             w.field("subnetMask", &v.subnet_mask);
             w.field("vlanId", &v.vlan_id);
+            w.optional("dhcpOptions", &v.dhcp_options);
+            w.optional("leaseTime", &v.lease_time);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -190,6 +196,8 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
                 subnet_address: f.required("subnetAddress")?,
                 subnet_mask: f.required("subnetMask")?,
                 vlan_id: f.required("vlanId")?,
+                dhcp_options: f.optional("dhcpOptions"),
+                lease_time: f.optional("leaseTime"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -223,6 +231,8 @@ pub struct DhcpPoolV1Builder {
     subnet_address: Option<String>,
     subnet_mask: Option<String>,
     vlan_id: Option<i64>,
+    dhcp_options: Option<Vec<serde_json::Value>>,
+    lease_time: Option<i64>,
 }
 impl DhcpPoolV1Builder {
     /// Sets `description` (optional).
@@ -285,6 +295,16 @@ impl DhcpPoolV1Builder {
         self.vlan_id = Some(value.into());
         self
     }
+    /// Sets `dhcpOptions` (optional).
+    pub fn dhcp_options(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.dhcp_options = Some(value.into());
+        self
+    }
+    /// Sets `leaseTime` (optional).
+    pub fn lease_time(mut self, value: impl Into<i64>) -> Self {
+        self.lease_time = Some(value.into());
+        self
+    }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<DhcpPoolV1, ruckus_one_runtime::MissingField> {
         let missing = |field| ruckus_one_runtime::MissingField::new("DhcpPoolV1", field);
@@ -303,6 +323,8 @@ impl DhcpPoolV1Builder {
             subnet_address: self.subnet_address.ok_or(missing("subnetAddress"))?,
             subnet_mask: self.subnet_mask.ok_or(missing("subnetMask"))?,
             vlan_id: self.vlan_id.ok_or(missing("vlanId"))?,
+            dhcp_options: self.dhcp_options,
+            lease_time: self.lease_time,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
@@ -1225,6 +1247,12 @@ pub struct Hotspot20IdentityProvider {
     pub plmns: Option<Vec<Hotspot20Plmn>>,
     /// Roam consortium OIs (max_items: 12; min_items: 0).
     pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortium>>,
+    /// Accounting RADIUS ID (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
+    pub accounting_radius_id: Option<String>,
+    /// Auth RADIUS ID (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
+    pub auth_radius_id: Option<String>,
+    /// Dynamic VLAN (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
+    pub dynamic_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1243,6 +1271,9 @@ impl serde::Serialize for Hotspot20IdentityProvider {
             w.field("name", &v.name);
             w.optional("plmns", &v.plmns);
             w.optional("roamConsortiumOIs", &v.roam_consortium_o_is);
+            w.optional("accountingRadiusId", &v.accounting_radius_id);
+            w.optional("authRadiusId", &v.auth_radius_id);
+            w.optional("dynamicVlan", &v.dynamic_vlan);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1264,6 +1295,9 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
                 name: f.required("name")?,
                 plmns: f.optional("plmns"),
                 roam_consortium_o_is: f.optional("roamConsortiumOIs"),
+                accounting_radius_id: f.optional("accountingRadiusId"),
+                auth_radius_id: f.optional("authRadiusId"),
+                dynamic_vlan: f.optional("dynamicVlan"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1283,6 +1317,9 @@ impl Hotspot20IdentityProvider {
             name,
             plmns: None,
             roam_consortium_o_is: None,
+            accounting_radius_id: None,
+            auth_radius_id: None,
+            dynamic_vlan: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1307,6 +1344,21 @@ impl Hotspot20IdentityProvider {
         value: impl Into<Vec<Hotspot20RoamConsortium>>,
     ) -> Self {
         self.roam_consortium_o_is = Some(value.into());
+        self
+    }
+    /// Sets `accountingRadiusId`.
+    pub fn with_accounting_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.accounting_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `authRadiusId`.
+    pub fn with_auth_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.auth_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `dynamicVlan`.
+    pub fn with_dynamic_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.dynamic_vlan = Some(value.into());
         self
     }
 }
@@ -1334,6 +1386,10 @@ pub struct Hotspot20IdentityProviderQueryData {
     pub accounting_radius_id: Option<String>,
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
+    /// Accounting RADIUS enabled (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
+    pub accounting_radius_enabled: Option<bool>,
+    /// Dynamic VLAN (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
+    pub dynamic_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1354,6 +1410,8 @@ impl serde::Serialize for Hotspot20IdentityProviderQueryData {
             w.optional("authRadiusId", &v.auth_radius_id);
             w.optional("accountingRadiusId", &v.accounting_radius_id);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
+            w.optional("dynamicVlan", &v.dynamic_vlan);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1380,6 +1438,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
                 auth_radius_id: f.optional("authRadiusId"),
                 accounting_radius_id: f.optional("accountingRadiusId"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
+                accounting_radius_enabled: f.optional("accountingRadiusEnabled"),
+                dynamic_vlan: f.optional("dynamicVlan"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1401,6 +1461,8 @@ impl Hotspot20IdentityProviderQueryData {
             auth_radius_id: None,
             accounting_radius_id: None,
             wifi_network_ids: None,
+            accounting_radius_enabled: None,
+            dynamic_vlan: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1448,6 +1510,16 @@ impl Hotspot20IdentityProviderQueryData {
     /// Sets `wifiNetworkIds`.
     pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.wifi_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `accountingRadiusEnabled`.
+    pub fn with_accounting_radius_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.accounting_radius_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dynamicVlan`.
+    pub fn with_dynamic_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.dynamic_vlan = Some(value.into());
         self
     }
 }
@@ -1596,6 +1668,14 @@ pub struct Hotspot20Operator {
     pub id: Option<String>,
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
+    /// Friendly name count (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/02.json).
+    pub friendly_name_count: Option<i64>,
+    /// Network count (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/02.json).
+    pub network_count: Option<i64>,
+    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/01.json).
+    pub tenant_id: Option<String>,
+    /// Wifi network IDs (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/02.json).
+    pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1609,6 +1689,10 @@ impl serde::Serialize for Hotspot20Operator {
             w.optional("friendlyNames", &v.friendly_names);
             w.optional("id", &v.id);
             w.field("name", &v.name);
+            w.optional("friendlyNameCount", &v.friendly_name_count);
+            w.optional("networkCount", &v.network_count);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1628,6 +1712,10 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
                 friendly_names: f.optional("friendlyNames"),
                 id: f.optional("id"),
                 name: f.required("name")?,
+                friendly_name_count: f.optional("friendlyNameCount"),
+                network_count: f.optional("networkCount"),
+                tenant_id: f.optional("tenantId"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1645,6 +1733,10 @@ impl Hotspot20Operator {
             friendly_names: None,
             id: None,
             name,
+            friendly_name_count: None,
+            network_count: None,
+            tenant_id: None,
+            wifi_network_ids: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1659,6 +1751,26 @@ impl Hotspot20Operator {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `friendlyNameCount`.
+    pub fn with_friendly_name_count(mut self, value: impl Into<i64>) -> Self {
+        self.friendly_name_count = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
         self
     }
 }
@@ -1680,6 +1792,10 @@ pub struct Hotspot20OperatorQueryData {
     pub friendly_names: Option<Vec<ViewmodelHotspot20FriendlyName>>,
     /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
+    /// Friendly name count (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_operators/03.json).
+    pub friendly_name_count: Option<i64>,
+    /// Network count (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_operators/03.json).
+    pub network_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1697,6 +1813,8 @@ impl serde::Serialize for Hotspot20OperatorQueryData {
             w.optional("domainNames", &v.domain_names);
             w.optional("friendlyNames", &v.friendly_names);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional("friendlyNameCount", &v.friendly_name_count);
+            w.optional("networkCount", &v.network_count);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1717,6 +1835,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
                 domain_names: f.optional("domainNames"),
                 friendly_names: f.optional("friendlyNames"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
+                friendly_name_count: f.optional("friendlyNameCount"),
+                network_count: f.optional("networkCount"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1735,6 +1855,8 @@ impl Hotspot20OperatorQueryData {
             domain_names: None,
             friendly_names: None,
             wifi_network_ids: None,
+            friendly_name_count: None,
+            network_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1764,6 +1886,16 @@ impl Hotspot20OperatorQueryData {
     /// Sets `wifiNetworkIds`.
     pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.wifi_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `friendlyNameCount`.
+    pub fn with_friendly_name_count(mut self, value: impl Into<i64>) -> Self {
+        self.friendly_name_count = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
         self
     }
 }
@@ -2312,6 +2444,10 @@ pub struct RadiusV1 {
     pub secondary: Option<RadiusServerV1>,
     /// Type (may be null).
     pub type_: Option<super::common::RadiusServerProfileType>,
+    /// Rad sec options (may be null). Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json).
+    pub rad_sec_options: Option<serde_json::Value>,
+    /// Tags (may be null). Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/06.json).
+    pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2326,6 +2462,8 @@ impl serde::Serialize for RadiusV1 {
             w.field("primary", &v.primary);
             w.optional("secondary", &v.secondary);
             w.optional("type", &v.type_);
+            w.optional("radSecOptions", &v.rad_sec_options);
+            w.optional("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2346,6 +2484,8 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
                 primary: f.required("primary")?,
                 secondary: f.optional("secondary"),
                 type_: f.optional("type"),
+                rad_sec_options: f.optional("radSecOptions"),
+                tags: f.optional("tags"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2364,6 +2504,8 @@ impl RadiusV1 {
             primary,
             secondary: None,
             type_: None,
+            rad_sec_options: None,
+            tags: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2388,6 +2530,16 @@ impl RadiusV1 {
         value: impl Into<super::common::RadiusServerProfileType>,
     ) -> Self {
         self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `radSecOptions`.
+    pub fn with_rad_sec_options(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.rad_sec_options = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
         self
     }
 }
@@ -2538,6 +2690,8 @@ impl SyslogServerProfileV1 {
 pub struct ViewmodelHotspot20Eap {
     /// Method.
     pub method: Option<String>,
+    /// Auth infos (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
+    pub auth_infos: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2551,6 +2705,7 @@ impl serde::Serialize for ViewmodelHotspot20Eap {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("method", &v.method);
+            w.optional("authInfos", &v.auth_infos);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2567,6 +2722,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
         ) -> Result<ViewmodelHotspot20Eap, ruckus_one_runtime::object::FieldError> {
             let value = ViewmodelHotspot20Eap {
                 method: f.optional("method"),
+                auth_infos: f.optional("authInfos"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2581,12 +2737,18 @@ impl ViewmodelHotspot20Eap {
     pub fn new() -> Self {
         Self {
             method: None,
+            auth_infos: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `method`.
     pub fn with_method(mut self, value: impl Into<String>) -> Self {
         self.method = Some(value.into());
+        self
+    }
+    /// Sets `authInfos`.
+    pub fn with_auth_infos(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.auth_infos = Some(value.into());
         self
     }
 }
@@ -2677,6 +2839,8 @@ pub struct ViewmodelHotspot20NaiRealm {
     pub name: Option<String>,
     /// Eaps.
     pub eaps: Option<Vec<ViewmodelHotspot20Eap>>,
+    /// Encoding (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
+    pub encoding: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2691,6 +2855,7 @@ impl serde::Serialize for ViewmodelHotspot20NaiRealm {
         ) {
             w.optional("name", &v.name);
             w.optional("eaps", &v.eaps);
+            w.optional("encoding", &v.encoding);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2708,6 +2873,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
             let value = ViewmodelHotspot20NaiRealm {
                 name: f.optional("name"),
                 eaps: f.optional("eaps"),
+                encoding: f.optional("encoding"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2723,6 +2889,7 @@ impl ViewmodelHotspot20NaiRealm {
         Self {
             name: None,
             eaps: None,
+            encoding: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2734,6 +2901,11 @@ impl ViewmodelHotspot20NaiRealm {
     /// Sets `eaps`.
     pub fn with_eaps(mut self, value: impl Into<Vec<ViewmodelHotspot20Eap>>) -> Self {
         self.eaps = Some(value.into());
+        self
+    }
+    /// Sets `encoding`.
+    pub fn with_encoding(mut self, value: impl Into<String>) -> Self {
+        self.encoding = Some(value.into());
         self
     }
 }

@@ -2458,6 +2458,16 @@ pub struct Venue {
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
     pub is_template: Option<bool>,
+    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/get_venue/03.json).
+    pub created_date: Option<String>,
+    /// Floor plans (may be null). Provenance: reference (payloads ui-fixtures/get_venue/03.json).
+    pub floor_plans: Option<Vec<serde_json::Value>>,
+    /// Is enforced (may be null). Provenance: reference (payloads ui-fixtures/get_venue/04.json).
+    pub is_enforced: Option<bool>,
+    /// Template context (may be null). Provenance: reference (payloads ui-fixtures/get_venue/08.json).
+    pub template_context: Option<String>,
+    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/get_venue/03.json).
+    pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2473,6 +2483,11 @@ impl serde::Serialize for Venue {
             w.field("address", &v.address);
             w.optional("tags", &v.tags);
             w.optional("isTemplate", &v.is_template);
+            w.optional("createdDate", &v.created_date);
+            w.optional("floorPlans", &v.floor_plans);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("templateContext", &v.template_context);
+            w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2494,6 +2509,11 @@ impl<'de> serde::Deserialize<'de> for Venue {
                 address: f.required("address")?,
                 tags: f.optional("tags"),
                 is_template: f.optional("isTemplate"),
+                created_date: f.optional("createdDate"),
+                floor_plans: f.optional("floorPlans"),
+                is_enforced: f.optional("isEnforced"),
+                template_context: f.optional("templateContext"),
+                updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2513,6 +2533,11 @@ impl Venue {
             address,
             tags: None,
             is_template: None,
+            created_date: None,
+            floor_plans: None,
+            is_enforced: None,
+            template_context: None,
+            updated_date: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2534,6 +2559,31 @@ impl Venue {
     /// Sets `isTemplate`.
     pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
         self.is_template = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `floorPlans`.
+    pub fn with_floor_plans(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.floor_plans = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `templateContext`.
+    pub fn with_template_context(mut self, value: impl Into<String>) -> Self {
+        self.template_context = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
         self
     }
 }

@@ -1811,7 +1811,43 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
             let mut value = Self::new()
                 .with_total_count(1)
                 .with_page(1)
-                .with_data(vec![serde_json::json!({ "sample" : true })]);
+                .with_data(vec![serde_json::json!({ "sample" : true })])
+                .with_ip("sample".to_owned())
+                .with_ap_down_rssi(1)
+                .with_ap_group_id("sample".to_owned())
+                .with_ap_mac("sample".to_owned())
+                .with_ap_status_data(serde_json::json!({ "sample" : true }))
+                .with_ap_up_rssi(1)
+                .with_bonjour_gateway(serde_json::json!({ "sample" : true }))
+                .with_date(vec![serde_json::json!({ "sample" : true })])
+                .with_description("sample".to_owned())
+                .with_device_group_id("sample".to_owned())
+                .with_device_group_name("sample".to_owned())
+                .with_device_model_type("sample".to_owned())
+                .with_device_status("sample".to_owned())
+                .with_device_status_severity("sample".to_owned())
+                .with_ext_ip("sample".to_owned())
+                .with_fields(vec!["sample".to_owned()])
+                .with_fw_version("sample".to_owned())
+                .with_is_mesh_enable(true)
+                .with_last_seen_time("sample".to_owned())
+                .with_mesh_role("sample".to_owned())
+                .with_model("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_page_size(1)
+                .with_password(ruckus_one_runtime::Secret::from("sample"))
+                .with_radio(serde_json::json!({ "sample" : true }))
+                .with_response(vec![serde_json::json!({ "sample" : true })])
+                .with_root_ap(serde_json::json!({ "sample" : true }))
+                .with_serial_number("sample".to_owned())
+                .with_size(1)
+                .with_soft_deleted(true)
+                .with_tags("sample".to_owned())
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_updated_date("sample".to_owned())
+                .with_venue_id("sample".to_owned())
+                .with_venue_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -1829,6 +1865,51 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
                 "data",
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
+            ("IP", serde_json::Value::from("sample")),
+            ("apDownRssi", serde_json::Value::from(1)),
+            ("apGroupId", serde_json::Value::from("sample")),
+            ("apMac", serde_json::Value::from("sample")),
+            ("apStatusData", serde_json::json!({ "sample" : true })),
+            ("apUpRssi", serde_json::Value::from(1)),
+            ("bonjourGateway", serde_json::json!({ "sample" : true })),
+            (
+                "date",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("description", serde_json::Value::from("sample")),
+            ("deviceGroupId", serde_json::Value::from("sample")),
+            ("deviceGroupName", serde_json::Value::from("sample")),
+            ("deviceModelType", serde_json::Value::from("sample")),
+            ("deviceStatus", serde_json::Value::from("sample")),
+            ("deviceStatusSeverity", serde_json::Value::from("sample")),
+            ("extIp", serde_json::Value::from("sample")),
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("fwVersion", serde_json::Value::from("sample")),
+            ("isMeshEnable", serde_json::Value::from(true)),
+            ("lastSeenTime", serde_json::Value::from("sample")),
+            ("meshRole", serde_json::Value::from("sample")),
+            ("model", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("pageSize", serde_json::Value::from(1)),
+            ("password", serde_json::Value::from("sample")),
+            ("radio", serde_json::json!({ "sample" : true })),
+            (
+                "response",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("rootAP", serde_json::json!({ "sample" : true })),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("size", serde_json::Value::from(1)),
+            ("softDeleted", serde_json::Value::from(true)),
+            ("tags", serde_json::Value::from("sample")),
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            ("updatedDate", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -2337,7 +2418,32 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
                 )
                 .with_request_id("sample".to_owned())
                 .with_response(serde_json::json!({ "sample" : true }))
-                .with_id("sample".to_owned());
+                .with_id("sample".to_owned())
+                .with_application_policy(serde_json::json!({ "sample" : true }))
+                .with_auto_cleanup(true)
+                .with_content(serde_json::json!({ "sample" : true }))
+                .with_default_access("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_device_policy(serde_json::json!({ "sample" : true }))
+                .with_e_pd_gs(vec![serde_json::json!({ "sample" : true })])
+                .with_enabled(true)
+                .with_epdgs(vec![serde_json::json!({ "sample" : true })])
+                .with_expiration_date("sample".to_owned())
+                .with_expiration_enabled(true)
+                .with_expiration_type("sample".to_owned())
+                .with_identity_group_id("sample".to_owned())
+                .with_l2_acl_policy(serde_json::json!({ "sample" : true }))
+                .with_l3_acl_policy(serde_json::json!({ "sample" : true }))
+                .with_name("sample".to_owned())
+                .with_network(vec![serde_json::json!({ "sample" : true })])
+                .with_network_ids(vec!["sample".to_owned()])
+                .with_policy_set_id("sample".to_owned())
+                .with_profile_name("sample".to_owned())
+                .with_qos_priority("sample".to_owned())
+                .with_rate_limiting(serde_json::json!({ "sample" : true }))
+                .with_service_name("sample".to_owned())
+                .with_tags(vec!["sample".to_owned()])
+                .with_tx_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -2361,6 +2467,43 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
             ("requestId", serde_json::Value::from("sample")),
             ("response", serde_json::json!({ "sample" : true })),
             ("id", serde_json::Value::from("sample")),
+            ("applicationPolicy", serde_json::json!({ "sample" : true })),
+            ("autoCleanup", serde_json::Value::from(true)),
+            ("content", serde_json::json!({ "sample" : true })),
+            ("defaultAccess", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("devicePolicy", serde_json::json!({ "sample" : true })),
+            (
+                "ePDGs",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("enabled", serde_json::Value::from(true)),
+            (
+                "epdgs",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("expirationDate", serde_json::Value::from("sample")),
+            ("expirationEnabled", serde_json::Value::from(true)),
+            ("expirationType", serde_json::Value::from("sample")),
+            ("identityGroupId", serde_json::Value::from("sample")),
+            ("l2AclPolicy", serde_json::json!({ "sample" : true })),
+            ("l3AclPolicy", serde_json::json!({ "sample" : true })),
+            ("name", serde_json::Value::from("sample")),
+            (
+                "network",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            (
+                "networkIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("policySetId", serde_json::Value::from("sample")),
+            ("profileName", serde_json::Value::from("sample")),
+            ("qosPriority", serde_json::Value::from("sample")),
+            ("rateLimiting", serde_json::json!({ "sample" : true })),
+            ("serviceName", serde_json::Value::from("sample")),
+            ("tags", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("txId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -3042,7 +3185,13 @@ impl support::Sample for ruckus_one::network::common::QueryRequest {
                     ]),
                 )
                 .with_exists("sample".to_owned())
-                .with_group_by("sample".to_owned());
+                .with_group_by("sample".to_owned())
+                .with_default_page_size(1)
+                .with_detail_level("sample".to_owned())
+                .with_network_id("sample".to_owned())
+                .with_total(1)
+                .with_url("sample".to_owned())
+                .with_venue_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -3129,6 +3278,12 @@ impl support::Sample for ruckus_one::network::common::QueryRequest {
             ),
             ("exists", serde_json::Value::from("sample")),
             ("groupBy", serde_json::Value::from("sample")),
+            ("defaultPageSize", serde_json::Value::from(1)),
+            ("detailLevel", serde_json::Value::from("sample")),
+            ("networkId", serde_json::Value::from("sample")),
+            ("total", serde_json::Value::from(1)),
+            ("url", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -7032,7 +7187,13 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroup {
                     ]),
                 )
                 .with_personal_identity_network_id("sample".to_owned())
-                .with_identity_count(1);
+                .with_identity_count(1)
+                .with_identities(vec![serde_json::json!({ "sample" : true })])
+                .with_links_2(vec![serde_json::json!({ "sample" : true })])
+                .with_nsg_id("sample".to_owned())
+                .with_persona_count(1)
+                .with_personas(vec![serde_json::json!({ "sample" : true })])
+                .with_tenant_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -7074,6 +7235,21 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroup {
             ),
             ("personalIdentityNetworkId", serde_json::Value::from("sample")),
             ("identityCount", serde_json::Value::from(1)),
+            (
+                "identities",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            (
+                "links",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("nsgId", serde_json::Value::from("sample")),
+            ("personaCount", serde_json::Value::from(1)),
+            (
+                "personas",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("tenantId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -7198,7 +7374,8 @@ impl support::Sample for ruckus_one::network::identity::EthernetPort {
             let mut value = Self::new("sample".to_owned(), 1, "sample".to_owned())
                 .with_created_at("sample".to_owned())
                 .with_updated_at("sample".to_owned())
-                .with_identity_id("sample".to_owned());
+                .with_identity_id("sample".to_owned())
+                .with_persona_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -7216,6 +7393,7 @@ impl support::Sample for ruckus_one::network::identity::EthernetPort {
             ("createdAt", serde_json::Value::from("sample")),
             ("updatedAt", serde_json::Value::from("sample")),
             ("identityId", serde_json::Value::from("sample")),
+            ("personaId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -7294,7 +7472,8 @@ impl support::Sample for ruckus_one::network::identity::Identity {
                 .with_display_name("sample".to_owned())
                 .with_external_identity_id("sample".to_owned())
                 .with_last_login_at("sample".to_owned())
-                .with_primary(true);
+                .with_primary(true)
+                .with_expiration_epoch(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -7360,6 +7539,7 @@ impl support::Sample for ruckus_one::network::identity::Identity {
             ("externalIdentityId", serde_json::Value::from("sample")),
             ("lastLoginAt", serde_json::Value::from("sample")),
             ("primary", serde_json::Value::from(true)),
+            ("expirationEpoch", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -7929,7 +8109,9 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPool {
                 .with_is_referenced(true)
                 .with_network_count(1)
                 .with_is_enforced(true)
-                .with_identity_id("sample".to_owned());
+                .with_identity_id("sample".to_owned())
+                .with_network_ids(vec!["sample".to_owned()])
+                .with_policy_set_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -7963,6 +8145,11 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPool {
             ("networkCount", serde_json::Value::from(1)),
             ("isEnforced", serde_json::Value::from(true)),
             ("identityId", serde_json::Value::from("sample")),
+            (
+                "networkIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("policySetId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -7982,7 +8169,17 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPoolQueryResponse {
                         < ruckus_one::network::dpsk::DpskPool as support::Sample >
                         ::sample()
                     ],
-                );
+                )
+                .with_content(vec![serde_json::json!({ "sample" : true })])
+                .with_empty(true)
+                .with_first(true)
+                .with_last(true)
+                .with_number(1)
+                .with_number_of_elements(1)
+                .with_pageable(serde_json::json!({ "sample" : true }))
+                .with_size(1)
+                .with_sort(serde_json::json!({ "sample" : true }))
+                .with_total_elements(1);
             value
                 .additional_fields
                 .insert(
@@ -8010,6 +8207,19 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPoolQueryResponse {
                     ],
                 ),
             ),
+            (
+                "content",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("empty", serde_json::Value::from(true)),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("number", serde_json::Value::from(1)),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("pageable", serde_json::json!({ "sample" : true })),
+            ("size", serde_json::Value::from(1)),
+            ("sort", serde_json::json!({ "sample" : true })),
+            ("totalElements", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8116,7 +8326,8 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseDevice {
                 .with_device_connectivity("sample".to_owned())
                 .with_device_passphrase(ruckus_one_runtime::Secret::from("sample"))
                 .with_last_connected("sample".to_owned())
-                .with_online(true);
+                .with_online(true)
+                .with_is_online(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -8136,6 +8347,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseDevice {
             ("devicePassphrase", serde_json::Value::from("sample")),
             ("lastConnected", serde_json::Value::from("sample")),
             ("online", serde_json::Value::from(true)),
+            ("isOnline", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8164,7 +8376,9 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphrase {
                         support::Sample > ::sample()
                     ],
                 )
-                .with_is_referenced(true);
+                .with_is_referenced(true)
+                .with_identity_id("sample".to_owned())
+                .with_mac("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -8198,6 +8412,8 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphrase {
                 ),
             ),
             ("isReferenced", serde_json::Value::from(true)),
+            ("identityId", serde_json::Value::from("sample")),
+            ("mac", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8217,7 +8433,8 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryResponse 
                         < ruckus_one::network::dpsk::DpskPassphrase as support::Sample >
                         ::sample()
                     ],
-                );
+                )
+                .with_pagination(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -8245,6 +8462,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryResponse 
                     ],
                 ),
             ),
+            ("pagination", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8675,7 +8893,17 @@ for ruckus_one::network::mac_registrations::MacRegistrationPoolPage {
                 )
                 .with_pageable(
                     <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample(),
-                );
+                )
+                .with_auto_cleanup(true)
+                .with_default_access("sample".to_owned())
+                .with_enabled(true)
+                .with_expiration_date("sample".to_owned())
+                .with_expiration_enabled(true)
+                .with_expiration_offset(1)
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_policy_set_id("sample".to_owned())
+                .with_registration_count(1);
             value
                 .additional_fields
                 .insert(
@@ -8712,6 +8940,16 @@ for ruckus_one::network::mac_registrations::MacRegistrationPoolPage {
                 "pageable",
                 <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample_json(),
             ),
+            ("autoCleanup", serde_json::Value::from(true)),
+            ("defaultAccess", serde_json::Value::from("sample")),
+            ("enabled", serde_json::Value::from(true)),
+            ("expirationDate", serde_json::Value::from("sample")),
+            ("expirationEnabled", serde_json::Value::from(true)),
+            ("expirationOffset", serde_json::Value::from(1)),
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("policySetId", serde_json::Value::from("sample")),
+            ("registrationCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8792,7 +9030,9 @@ impl support::Sample for ruckus_one::network::mac_registrations::Pool {
                             <ruckus_one::network::common::Link as support::Sample>::sample(),
                         ),
                     ]),
-                );
+                )
+                .with_links_2(vec![serde_json::json!({ "sample" : true })])
+                .with_network_ids(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -8835,6 +9075,14 @@ impl support::Sample for ruckus_one::network::mac_registrations::Pool {
                         <ruckus_one::network::common::Link as support::Sample>::sample_json(),
                     ),
                 ]),
+            ),
+            (
+                "links",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            (
+                "networkIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -8925,7 +9173,15 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 .with_expiration_date("sample".to_owned())
                 .with_revoked(true)
                 .with_mac_address("sample".to_owned())
-                .with_created_date("sample".to_owned());
+                .with_created_date("sample".to_owned())
+                .with_auto_cleanup(true)
+                .with_default_access("sample".to_owned())
+                .with_enabled(true)
+                .with_expiration_enabled(true)
+                .with_expiration_offset(1)
+                .with_name("sample".to_owned())
+                .with_policy_set_id("sample".to_owned())
+                .with_registration_count(1);
             value
                 .additional_fields
                 .insert(
@@ -8949,6 +9205,14 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
             ("revoked", serde_json::Value::from(true)),
             ("macAddress", serde_json::Value::from("sample")),
             ("createdDate", serde_json::Value::from("sample")),
+            ("autoCleanup", serde_json::Value::from(true)),
+            ("defaultAccess", serde_json::Value::from("sample")),
+            ("enabled", serde_json::Value::from(true)),
+            ("expirationEnabled", serde_json::Value::from(true)),
+            ("expirationOffset", serde_json::Value::from(1)),
+            ("name", serde_json::Value::from("sample")),
+            ("policySetId", serde_json::Value::from("sample")),
+            ("registrationCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8978,7 +9242,10 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 )
                 .with_pageable(
                     <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample(),
-                );
+                )
+                .with_data(vec![serde_json::json!({ "sample" : true })])
+                .with_fields(serde_json::json!({ "sample" : true }))
+                .with_page(1);
             value
                 .additional_fields
                 .insert(
@@ -9015,6 +9282,12 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 "pageable",
                 <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample_json(),
             ),
+            (
+                "data",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("fields", serde_json::json!({ "sample" : true })),
+            ("page", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -9096,7 +9369,11 @@ impl support::Sample for ruckus_one::network::mac_registrations::NetworkPoolPage
                 )
                 .with_pageable(
                     <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample(),
-                );
+                )
+                .with_empty(true)
+                .with_first(true)
+                .with_last(true)
+                .with_number_of_elements(1);
             value
                 .additional_fields
                 .insert(
@@ -9129,6 +9406,10 @@ impl support::Sample for ruckus_one::network::mac_registrations::NetworkPoolPage
                 "pageable",
                 <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample_json(),
             ),
+            ("empty", serde_json::Value::from(true)),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("numberOfElements", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -9399,7 +9680,10 @@ impl support::Sample for ruckus_one::network::certificates::CertificateAuthority
                 .with_ocsp_name("sample".to_owned())
                 .with_ocsp_hash("sample".to_owned())
                 .with_chain("sample".to_owned())
-                .with_details("sample".to_owned());
+                .with_details("sample".to_owned())
+                .with_data("sample".to_owned())
+                .with_enabled(true)
+                .with_ocsp_url("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -9469,6 +9753,9 @@ impl support::Sample for ruckus_one::network::certificates::CertificateAuthority
             ("ocspHash", serde_json::Value::from("sample")),
             ("chain", serde_json::Value::from("sample")),
             ("details", serde_json::Value::from("sample")),
+            ("data", serde_json::Value::from("sample")),
+            ("enabled", serde_json::Value::from(true)),
+            ("ocspUrl", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -9554,6 +9841,8 @@ impl support::Sample for ruckus_one::network::certificates::Ca {
                         > ::sample()
                     ],
                 )
+                .enabled(true)
+                .ocsp_url("sample".to_owned())
                 .build()
                 .expect("every field is set");
             value
@@ -9625,6 +9914,8 @@ impl support::Sample for ruckus_one::network::certificates::Ca {
                     ],
                 ),
             ),
+            ("enabled", serde_json::Value::from(true)),
+            ("ocspUrl", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -9681,7 +9972,33 @@ impl support::Sample for ruckus_one::network::certificates::CaQueryResponse {
 impl support::Sample for ruckus_one::network::certificates::CertificateTemplateOnboard {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_common_name_pattern("sample".to_owned());
+            let mut value = Self::new()
+                .with_common_name_pattern("sample".to_owned())
+                .with_certificate_authority_id("sample".to_owned())
+                .with_certificate_authority_name("sample".to_owned())
+                .with_certificate_type("sample".to_owned())
+                .with_country_pattern("sample".to_owned())
+                .with_email_pattern("sample".to_owned())
+                .with_key_usage_list(serde_json::json!({ "sample" : true }))
+                .with_locality_pattern("sample".to_owned())
+                .with_not_after_date("sample".to_owned())
+                .with_not_after_type("sample".to_owned())
+                .with_not_after_value(1)
+                .with_not_before_date("sample".to_owned())
+                .with_not_before_type("sample".to_owned())
+                .with_not_before_value(1)
+                .with_ocsp_monitor_cutoff_days(1)
+                .with_ocsp_monitor_enabled(true)
+                .with_organization_pattern("sample".to_owned())
+                .with_organization_unit_pattern("sample".to_owned())
+                .with_san_dns_name_pattern("sample".to_owned())
+                .with_san_ip_pattern("sample".to_owned())
+                .with_san_other_name_pattern("sample".to_owned())
+                .with_san_rid_pattern("sample".to_owned())
+                .with_san_uri_pattern("sample".to_owned())
+                .with_state_pattern("sample".to_owned())
+                .with_subject_alternative_name_pattern("sample".to_owned())
+                .with_title_pattern("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -9694,6 +10011,31 @@ impl support::Sample for ruckus_one::network::certificates::CertificateTemplateO
     fn sample_json() -> serde_json::Value {
         support::object([
             ("commonNamePattern", serde_json::Value::from("sample")),
+            ("certificateAuthorityId", serde_json::Value::from("sample")),
+            ("certificateAuthorityName", serde_json::Value::from("sample")),
+            ("certificateType", serde_json::Value::from("sample")),
+            ("countryPattern", serde_json::Value::from("sample")),
+            ("emailPattern", serde_json::Value::from("sample")),
+            ("keyUsageList", serde_json::json!({ "sample" : true })),
+            ("localityPattern", serde_json::Value::from("sample")),
+            ("notAfterDate", serde_json::Value::from("sample")),
+            ("notAfterType", serde_json::Value::from("sample")),
+            ("notAfterValue", serde_json::Value::from(1)),
+            ("notBeforeDate", serde_json::Value::from("sample")),
+            ("notBeforeType", serde_json::Value::from("sample")),
+            ("notBeforeValue", serde_json::Value::from(1)),
+            ("ocspMonitorCutoffDays", serde_json::Value::from(1)),
+            ("ocspMonitorEnabled", serde_json::Value::from(true)),
+            ("organizationPattern", serde_json::Value::from("sample")),
+            ("organizationUnitPattern", serde_json::Value::from("sample")),
+            ("sanDnsNamePattern", serde_json::Value::from("sample")),
+            ("sanIpPattern", serde_json::Value::from("sample")),
+            ("sanOtherNamePattern", serde_json::Value::from("sample")),
+            ("sanRidPattern", serde_json::Value::from("sample")),
+            ("sanUriPattern", serde_json::Value::from("sample")),
+            ("statePattern", serde_json::Value::from("sample")),
+            ("subjectAlternativeNamePattern", serde_json::Value::from("sample")),
+            ("titlePattern", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -9816,7 +10158,13 @@ impl support::Sample for ruckus_one::network::certificates::CertificateTemplate 
                 .with_certificate_count(1)
                 .with_certificate_names(vec!["sample".to_owned()])
                 .with_variables(vec!["sample".to_owned()])
-                .with_network_count(1);
+                .with_network_count(1)
+                .with_custom(serde_json::json!({ "sample" : true }))
+                .with_enabled(true)
+                .with_incommon(serde_json::json!({ "sample" : true }))
+                .with_microsoft_ca(serde_json::json!({ "sample" : true }))
+                .with_network_fx(serde_json::json!({ "sample" : true }))
+                .with_network_ids(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -9861,6 +10209,15 @@ impl support::Sample for ruckus_one::network::certificates::CertificateTemplate 
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("networkCount", serde_json::Value::from(1)),
+            ("custom", serde_json::json!({ "sample" : true })),
+            ("enabled", serde_json::Value::from(true)),
+            ("incommon", serde_json::json!({ "sample" : true })),
+            ("microsoftCa", serde_json::json!({ "sample" : true })),
+            ("networkFx", serde_json::json!({ "sample" : true })),
+            (
+                "networkIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -10347,7 +10704,12 @@ impl support::Sample for ruckus_one::network::certificates::DeviceCertificate {
                 .with_description("sample".to_owned())
                 .with_enrollment_type(
                     <ruckus_one::network::certificates::DeviceCertificateEnrollmentType as support::Sample>::sample(),
-                );
+                )
+                .with_certificate_authorities_id("sample".to_owned())
+                .with_certificate_template_id("sample".to_owned())
+                .with_certificate_type(serde_json::json!({ "sample" : true }))
+                .with_identity_id("sample".to_owned())
+                .with_key_usage(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -10394,6 +10756,14 @@ impl support::Sample for ruckus_one::network::certificates::DeviceCertificate {
             (
                 "enrollmentType",
                 <ruckus_one::network::certificates::DeviceCertificateEnrollmentType as support::Sample>::sample_json(),
+            ),
+            ("certificateAuthoritiesId", serde_json::Value::from("sample")),
+            ("certificateTemplateId", serde_json::Value::from("sample")),
+            ("certificateType", serde_json::json!({ "sample" : true })),
+            ("identityId", serde_json::Value::from("sample")),
+            (
+                "keyUsage",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -10578,7 +10948,14 @@ impl support::Sample for ruckus_one::network::certificates::SamlIdpProfileReques
                         < ruckus_one::network::certificates::AttributeMapping as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_authentication_request_signed_enabled(true)
+                .with_encryption_certificate_enabled(true)
+                .with_id("sample".to_owned())
+                .with_signing_certificate_enabled(true)
+                .with_signing_certificate_id("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_wifi_network_ids(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -10603,6 +10980,16 @@ impl support::Sample for ruckus_one::network::certificates::SamlIdpProfileReques
                     ],
                 ),
             ),
+            ("authenticationRequestSignedEnabled", serde_json::Value::from(true)),
+            ("encryptionCertificateEnabled", serde_json::Value::from(true)),
+            ("id", serde_json::Value::from("sample")),
+            ("signingCertificateEnabled", serde_json::Value::from(true)),
+            ("signingCertificateId", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            (
+                "wifiNetworkIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -10623,7 +11010,10 @@ impl support::Sample for ruckus_one::network::certificates::SamlIdpProfileReques
 impl support::Sample for ruckus_one::network::common::EntityId {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_id("sample".to_owned());
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_request_id("sample".to_owned())
+                .with_service_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -10636,6 +11026,8 @@ impl support::Sample for ruckus_one::network::common::EntityId {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("id", serde_json::Value::from("sample")),
+            ("requestId", serde_json::Value::from("sample")),
+            ("serviceName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -10652,7 +11044,9 @@ impl support::Sample for ruckus_one::network::common::EntityIdOperationResponse 
                 .with_request_id("sample".to_owned())
                 .with_response(
                     <ruckus_one::network::common::EntityId as support::Sample>::sample(),
-                );
+                )
+                .with_id("sample".to_owned())
+                .with_service_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -10669,6 +11063,8 @@ impl support::Sample for ruckus_one::network::common::EntityIdOperationResponse 
                 "response",
                 <ruckus_one::network::common::EntityId as support::Sample>::sample_json(),
             ),
+            ("id", serde_json::Value::from("sample")),
+            ("serviceName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -10685,7 +11081,10 @@ impl support::Sample for ruckus_one::network::common::EntityIdOperationResponse 
 impl support::Sample for ruckus_one::network::common::OperationResponseRequestIdOnly {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_request_id("sample".to_owned());
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_action("sample".to_owned())
+                .with_response(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -10698,6 +11097,8 @@ impl support::Sample for ruckus_one::network::common::OperationResponseRequestId
     fn sample_json() -> serde_json::Value {
         support::object([
             ("requestId", serde_json::Value::from("sample")),
+            ("action", serde_json::Value::from("sample")),
+            ("response", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -11314,7 +11715,9 @@ impl support::Sample for ruckus_one::network::entitlements::LicenseBanner {
                 )
                 .with_device_sub_type("sample".to_owned())
                 .with_total_ra_license(1)
-                .with_total_active_devices(1);
+                .with_total_active_devices(1)
+                .with_effective_days(1)
+                .with_license_count(1);
             value
                 .additional_fields
                 .insert(
@@ -11350,6 +11753,8 @@ impl support::Sample for ruckus_one::network::entitlements::LicenseBanner {
             ("deviceSubType", serde_json::Value::from("sample")),
             ("totalRALicense", serde_json::Value::from(1)),
             ("totalActiveDevices", serde_json::Value::from(1)),
+            ("effectiveDays", serde_json::Value::from(1)),
+            ("licenseCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -11400,7 +11805,14 @@ impl support::Sample for ruckus_one::network::entitlements::Assignment {
                 .with_own_assignment(true)
                 .with_status(
                     <ruckus_one::network::entitlements::AssignmentStatus as support::Sample>::sample(),
-                );
+                )
+                .with_created_date("sample".to_owned())
+                .with_effective_date("sample".to_owned())
+                .with_expiration_date("sample".to_owned())
+                .with_is_self_assignment(true)
+                .with_is_trial(true)
+                .with_license_type("sample".to_owned())
+                .with_revoked_date("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -11435,6 +11847,13 @@ impl support::Sample for ruckus_one::network::entitlements::Assignment {
                 "status",
                 <ruckus_one::network::entitlements::AssignmentStatus as support::Sample>::sample_json(),
             ),
+            ("createdDate", serde_json::Value::from("sample")),
+            ("effectiveDate", serde_json::Value::from("sample")),
+            ("expirationDate", serde_json::Value::from("sample")),
+            ("isSelfAssignment", serde_json::Value::from(true)),
+            ("isTrial", serde_json::Value::from(true)),
+            ("licenseType", serde_json::Value::from("sample")),
+            ("revokedDate", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -11570,7 +11989,8 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentOperationR
                 .with_error_message("sample".to_owned())
                 .with_ve(
                     <ruckus_one::network::entitlements::ValidationErrors as support::Sample>::sample(),
-                );
+                )
+                .with_request_id(1);
             value
                 .additional_fields
                 .insert(
@@ -11601,6 +12021,7 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentOperationR
                 "ve",
                 <ruckus_one::network::entitlements::ValidationErrors as support::Sample>::sample_json(),
             ),
+            ("requestId", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -11682,7 +12103,8 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentSummary {
                 .with_trial(true)
                 .with_license_type(
                     <ruckus_one::network::entitlements::AssignmentSummaryLicenseType as support::Sample>::sample(),
-                );
+                )
+                .with_is_trial(true);
             value
                 .additional_fields
                 .insert(
@@ -11708,6 +12130,7 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentSummary {
                 "licenseType",
                 <ruckus_one::network::entitlements::AssignmentSummaryLicenseType as support::Sample>::sample_json(),
             ),
+            ("isTrial", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -11746,7 +12169,9 @@ impl support::Sample for ruckus_one::network::entitlements::Entitlement {
                 .with_assigned_license(true)
                 .with_historical(true)
                 .with_grace_end_date("sample".to_owned())
-                .with_parent_id("sample".to_owned());
+                .with_parent_id("sample".to_owned())
+                .with_last_notification_date(serde_json::json!({ "sample" : true }))
+                .with_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -11789,6 +12214,8 @@ impl support::Sample for ruckus_one::network::entitlements::Entitlement {
             ("historical", serde_json::Value::from(true)),
             ("graceEndDate", serde_json::Value::from("sample")),
             ("parentId", serde_json::Value::from("sample")),
+            ("lastNotificationDate", serde_json::json!({ "sample" : true })),
+            ("name", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -11915,7 +12342,13 @@ impl support::Sample for ruckus_one::network::entitlements::BannerInformation {
                 .with_alm(true)
                 .with_alm_extra_entitlement_info_dto(
                     <ruckus_one::network::entitlements::EntitlementAlmExtraEntitlementInfo as support::Sample>::sample(),
-                );
+                )
+                .with_device_sub_type(serde_json::json!({ "sample" : true }))
+                .with_effective_days(1)
+                .with_license_count(1)
+                .with_license_type("sample".to_owned())
+                .with_total_active_devices(1)
+                .with_total_ra_license(1);
             value
                 .additional_fields
                 .insert(
@@ -11942,6 +12375,12 @@ impl support::Sample for ruckus_one::network::entitlements::BannerInformation {
                 "almExtraEntitlementInfoDto",
                 <ruckus_one::network::entitlements::EntitlementAlmExtraEntitlementInfo as support::Sample>::sample_json(),
             ),
+            ("deviceSubType", serde_json::json!({ "sample" : true })),
+            ("effectiveDays", serde_json::Value::from(1)),
+            ("licenseCount", serde_json::Value::from(1)),
+            ("licenseType", serde_json::Value::from("sample")),
+            ("totalActiveDevices", serde_json::Value::from(1)),
+            ("totalRALicense", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -12001,7 +12440,8 @@ impl support::Sample for ruckus_one::network::tenants::MspEcAccountView {
                         < ruckus_one::network::tenants::PrivacyFeatureResponse as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_tenant_type_2("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -12041,6 +12481,7 @@ impl support::Sample for ruckus_one::network::tenants::MspEcAccountView {
                     ],
                 ),
             ),
+            ("tenantType", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -12591,7 +13032,8 @@ impl support::Sample for ruckus_one::network::tenants::AdminView {
                 .with_detail_level(
                     <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample(),
                 )
-                .with_authentication_id("sample".to_owned());
+                .with_authentication_id("sample".to_owned())
+                .with_username("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -12620,6 +13062,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminView {
                 <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample_json(),
             ),
             ("authenticationId", serde_json::Value::from("sample")),
+            ("username", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -13855,7 +14298,11 @@ impl support::Sample for ruckus_one::network::tenants::NotificationRecipient {
                         support::Sample > ::sample()
                     ],
                 )
-                .with_parent_id("sample".to_owned());
+                .with_parent_id("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_email_enabled(true)
+                .with_mobile("sample".to_owned())
+                .with_mobile_enabled(true);
             value
                 .additional_fields
                 .insert(
@@ -13887,6 +14334,10 @@ impl support::Sample for ruckus_one::network::tenants::NotificationRecipient {
                 ),
             ),
             ("parentId", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("emailEnabled", serde_json::Value::from(true)),
+            ("mobile", serde_json::Value::from("sample")),
+            ("mobileEnabled", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -14180,7 +14631,8 @@ impl support::Sample for ruckus_one::network::tenants::Tenant {
                 .with_tenant_type(
                     <ruckus_one::network::tenants::TenantTenantType as support::Sample>::sample(),
                 )
-                .with_subscribes("sample".to_owned());
+                .with_subscribes("sample".to_owned())
+                .with_msp_ec(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -14289,6 +14741,7 @@ impl support::Sample for ruckus_one::network::tenants::Tenant {
                 <ruckus_one::network::tenants::TenantTenantType as support::Sample>::sample_json(),
             ),
             ("subscribes", serde_json::Value::from("sample")),
+            ("mspEc", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -14305,7 +14758,9 @@ impl support::Sample for ruckus_one::network::tenants::TenantNotificationEndpoin
                 .with_active(true)
                 .with_status(
                     <ruckus_one::network::tenants::NotificationEndpointStatus as support::Sample>::sample(),
-                );
+                )
+                .with_created_date("sample".to_owned())
+                .with_updated_date("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -14325,6 +14780,8 @@ impl support::Sample for ruckus_one::network::tenants::TenantNotificationEndpoin
                 "status",
                 <ruckus_one::network::tenants::NotificationEndpointStatus as support::Sample>::sample_json(),
             ),
+            ("createdDate", serde_json::Value::from("sample")),
+            ("updatedDate", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -14346,7 +14803,13 @@ impl support::Sample for ruckus_one::network::tenants::NotificationRecipientRbac
                 .with_email_preferences(true)
                 .with_sms_preferences(true)
                 .with_privilege_group_id("sample".to_owned())
-                .with_recipient_type("sample".to_owned());
+                .with_recipient_type("sample".to_owned())
+                .with_created_date("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_email_enabled(true)
+                .with_mobile("sample".to_owned())
+                .with_mobile_enabled(true)
+                .with_updated_date("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -14373,6 +14836,12 @@ impl support::Sample for ruckus_one::network::tenants::NotificationRecipientRbac
             ("smsPreferences", serde_json::Value::from(true)),
             ("privilegeGroupId", serde_json::Value::from("sample")),
             ("recipientType", serde_json::Value::from("sample")),
+            ("createdDate", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("emailEnabled", serde_json::Value::from(true)),
+            ("mobile", serde_json::Value::from("sample")),
+            ("mobileEnabled", serde_json::Value::from(true)),
+            ("updatedDate", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -14500,7 +14969,8 @@ impl support::Sample for ruckus_one::network::common::TenantPageableObject {
                 .with_sort(
                     <ruckus_one::network::common::TenantSortObject as support::Sample>::sample(),
                 )
-                .with_unpaged(true);
+                .with_unpaged(true)
+                .with_total_elements(1);
             value
                 .additional_fields
                 .insert(
@@ -14521,6 +14991,7 @@ impl support::Sample for ruckus_one::network::common::TenantPageableObject {
                 <ruckus_one::network::common::TenantSortObject as support::Sample>::sample_json(),
             ),
             ("unpaged", serde_json::Value::from(true)),
+            ("totalElements", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -14545,7 +15016,11 @@ impl support::Sample for ruckus_one::network::tenants::TenantManagementPage {
                 )
                 .with_sort(
                     <ruckus_one::network::common::TenantSortObject as support::Sample>::sample(),
-                );
+                )
+                .with_current_page(1)
+                .with_page_number(1)
+                .with_page_size(1)
+                .with_total_count(1);
             value
                 .additional_fields
                 .insert(
@@ -14577,6 +15052,10 @@ impl support::Sample for ruckus_one::network::tenants::TenantManagementPage {
                 "sort",
                 <ruckus_one::network::common::TenantSortObject as support::Sample>::sample_json(),
             ),
+            ("currentPage", serde_json::Value::from(1)),
+            ("pageNumber", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("totalCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -14617,7 +15096,8 @@ impl support::Sample for ruckus_one::network::tenants::BetaFeatureResponse {
                     ],
                 )
                 .with_error_message("sample".to_owned())
-                .with_invalid_feature_ids(vec!["sample".to_owned()]);
+                .with_invalid_feature_ids(vec!["sample".to_owned()])
+                .with_request_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -14643,6 +15123,7 @@ impl support::Sample for ruckus_one::network::tenants::BetaFeatureResponse {
                 "invalidFeatureIds",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            ("requestId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -16253,7 +16734,22 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
                 .with_updated_date("sample".to_owned())
                 .with_parent_id("sample".to_owned())
                 .with_tenant_id("sample".to_owned())
-                .with_request_id("sample".to_owned());
+                .with_request_id("sample".to_owned())
+                .with_admin_delegations(vec![serde_json::json!({ "sample" : true })])
+                .with_admin_firstname("sample".to_owned())
+                .with_admin_lastname("sample".to_owned())
+                .with_admin_role("sample".to_owned())
+                .with_city("sample".to_owned())
+                .with_country("sample".to_owned())
+                .with_delegations(vec![serde_json::json!({ "sample" : true })])
+                .with_licenses(serde_json::json!({ "sample" : true }))
+                .with_name("sample".to_owned())
+                .with_postal_code("sample".to_owned())
+                .with_service_effective_date("sample".to_owned())
+                .with_service_expiration_date("sample".to_owned())
+                .with_state("sample".to_owned())
+                .with_street_address("sample".to_owned())
+                .with_tenant_type("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -16287,6 +16783,27 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
             ("parentId", serde_json::Value::from("sample")),
             ("tenantId", serde_json::Value::from("sample")),
             ("requestId", serde_json::Value::from("sample")),
+            (
+                "admin_delegations",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("admin_firstname", serde_json::Value::from("sample")),
+            ("admin_lastname", serde_json::Value::from("sample")),
+            ("admin_role", serde_json::Value::from("sample")),
+            ("city", serde_json::Value::from("sample")),
+            ("country", serde_json::Value::from("sample")),
+            (
+                "delegations",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("licenses", serde_json::json!({ "sample" : true })),
+            ("name", serde_json::Value::from("sample")),
+            ("postal_code", serde_json::Value::from("sample")),
+            ("service_effective_date", serde_json::Value::from("sample")),
+            ("service_expiration_date", serde_json::Value::from("sample")),
+            ("state", serde_json::Value::from("sample")),
+            ("street_address", serde_json::Value::from("sample")),
+            ("tenant_type", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -16703,7 +17220,7 @@ impl support::Sample for ruckus_one::network::common::AfcInfo {
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
-impl support::Sample for ruckus_one::network::common::LanPortStatus {
+impl support::Sample for ruckus_one::network::common::ApLanPortStatus {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16750,8 +17267,8 @@ impl support::Sample for ruckus_one::network::common::ApStatusData {
                 )
                 .with_lan_port_status(
                     vec![
-                        < ruckus_one::network::common::LanPortStatus as support::Sample >
-                        ::sample()
+                        < ruckus_one::network::common::ApLanPortStatus as support::Sample
+                        > ::sample()
                     ],
                 );
             value
@@ -16790,8 +17307,8 @@ impl support::Sample for ruckus_one::network::common::ApStatusData {
                 "lanPortStatus",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::common::LanPortStatus as support::Sample >
-                        ::sample_json()
+                        < ruckus_one::network::common::ApLanPortStatus as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -18596,7 +19113,11 @@ impl support::Sample for ruckus_one::network::common::AaaWifiNetwork {
                 .with_id("sample".to_owned())
                 .with_name("sample".to_owned())
                 .with_description("sample".to_owned())
-                .with_use_certificate_template(true);
+                .with_use_certificate_template(true)
+                .with_enable_accounting_proxy(true)
+                .with_enable_auth_proxy(true)
+                .with_tenant_id("sample".to_owned())
+                .with_venues(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -18615,6 +19136,13 @@ impl support::Sample for ruckus_one::network::common::AaaWifiNetwork {
             (
                 "wlan",
                 <ruckus_one::network::common::AaaWifiWlan as support::Sample>::sample_json(),
+            ),
+            ("enableAccountingProxy", serde_json::Value::from(true)),
+            ("enableAuthProxy", serde_json::Value::from(true)),
+            ("tenantId", serde_json::Value::from("sample")),
+            (
+                "venues",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -18639,7 +19167,19 @@ impl support::Sample
 for ruckus_one::network::wireless_networks::NetworkActivationApGroup {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_ap_group_name("sample".to_owned());
+            let mut value = Self::new()
+                .with_ap_group_name("sample".to_owned())
+                .with_ap_group_id("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_is_default(true)
+                .with_radio("sample".to_owned())
+                .with_radio_types(vec!["sample".to_owned()])
+                .with_validation_error(true)
+                .with_validation_error_reached_max_connected_captive_networks_limit(true)
+                .with_validation_error_reached_max_connected_networks_limit(true)
+                .with_validation_error_ssid_already_activated(true)
+                .with_vlan_pool_id("sample".to_owned())
+                .with_vlan_pool_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -18652,6 +19192,26 @@ for ruckus_one::network::wireless_networks::NetworkActivationApGroup {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("apGroupName", serde_json::Value::from("sample")),
+            ("apGroupId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("isDefault", serde_json::Value::from(true)),
+            ("radio", serde_json::Value::from("sample")),
+            (
+                "radioTypes",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("validationError", serde_json::Value::from(true)),
+            (
+                "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
+                serde_json::Value::from(true),
+            ),
+            (
+                "validationErrorReachedMaxConnectedNetworksLimit",
+                serde_json::Value::from(true),
+            ),
+            ("validationErrorSsidAlreadyActivated", serde_json::Value::from(true)),
+            ("vlanPoolId", serde_json::Value::from("sample")),
+            ("vlanPoolName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -18668,7 +19228,16 @@ impl support::Sample for ruckus_one::network::wireless_networks::NetworkActivati
                         ruckus_one::network::wireless_networks::NetworkActivationApGroup
                         as support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_all_ap_groups_radio("sample".to_owned())
+                .with_all_ap_groups_radio_types(vec!["sample".to_owned()])
+                .with_dual5g_enabled(true)
+                .with_id("sample".to_owned())
+                .with_is_all_ap_groups(true)
+                .with_network_id("sample".to_owned())
+                .with_scheduler(serde_json::json!({ "sample" : true }))
+                .with_triple_band_enabled(true)
+                .with_venue_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -18690,6 +19259,18 @@ impl support::Sample for ruckus_one::network::wireless_networks::NetworkActivati
                     ],
                 ),
             ),
+            ("allApGroupsRadio", serde_json::Value::from("sample")),
+            (
+                "allApGroupsRadioTypes",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("dual5gEnabled", serde_json::Value::from(true)),
+            ("id", serde_json::Value::from("sample")),
+            ("isAllApGroups", serde_json::Value::from(true)),
+            ("networkId", serde_json::Value::from("sample")),
+            ("scheduler", serde_json::json!({ "sample" : true })),
+            ("tripleBandEnabled", serde_json::Value::from(true)),
+            ("venueId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -18852,7 +19433,8 @@ for ruckus_one::network::wireless_networks::NetworkCompatibilityPage {
             let mut value = Self::new()
                 .with_compatibilities(vec![serde_json::json!({ "sample" : true })])
                 .with_page(1)
-                .with_total_count(1);
+                .with_total_count(1)
+                .with_ap_compatibilities(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -18870,6 +19452,10 @@ for ruckus_one::network::wireless_networks::NetworkCompatibilityPage {
             ),
             ("page", serde_json::Value::from(1)),
             ("totalCount", serde_json::Value::from(1)),
+            (
+                "apCompatibilities",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -19367,7 +19953,8 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfileContent {
                 .with_component_display(
                     <ruckus_one::network::portal_service_profiles::ComponentDisplay as support::Sample>::sample(),
                 )
-                .with_display_lang_code("sample".to_owned());
+                .with_display_lang_code("sample".to_owned())
+                .with_alternative_lang(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -19408,6 +19995,7 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfileContent {
                 <ruckus_one::network::portal_service_profiles::ComponentDisplay as support::Sample>::sample_json(),
             ),
             ("displayLangCode", serde_json::Value::from("sample")),
+            ("alternativeLang", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -19425,7 +20013,8 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfile {
                 .with_id("sample".to_owned())
                 .with_service_name("sample".to_owned())
                 .with_tags("sample".to_owned())
-                .with_name("sample".to_owned());
+                .with_name("sample".to_owned())
+                .with_network(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -19445,6 +20034,10 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfile {
             ("serviceName", serde_json::Value::from("sample")),
             ("tags", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
+            (
+                "network",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -19537,7 +20130,9 @@ for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProf
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                );
+                )
+                .with_content(vec![serde_json::json!({ "sample" : true })])
+                .with_paging(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -19576,6 +20171,11 @@ for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProf
                     ],
                 ),
             ),
+            (
+                "content",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("paging", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -19711,7 +20311,9 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUser {
                 )
                 .with_password(ruckus_one_runtime::Secret::from("sample"))
                 .with_expiration_date(1)
-                .with_network_id("sample".to_owned());
+                .with_network_id("sample".to_owned())
+                .with_locale("sample".to_owned())
+                .with_wifi_network_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -19757,6 +20359,8 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUser {
             ("password", serde_json::Value::from("sample")),
             ("expirationDate", serde_json::Value::from(1)),
             ("networkId", serde_json::Value::from("sample")),
+            ("locale", serde_json::Value::from("sample")),
+            ("wifiNetworkId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -19987,6 +20591,9 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserWithoutId {
                 )
                 .password(ruckus_one_runtime::Secret::from("sample"))
                 .expiration_date(1)
+                .id("sample".to_owned())
+                .locale("sample".to_owned())
+                .network_id("sample".to_owned())
                 .build()
                 .expect("every field is set");
             value
@@ -20032,6 +20639,9 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserWithoutId {
             ),
             ("password", serde_json::Value::from("sample")),
             ("expirationDate", serde_json::Value::from(1)),
+            ("id", serde_json::Value::from("sample")),
+            ("locale", serde_json::Value::from("sample")),
+            ("networkId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -20217,7 +20827,16 @@ impl support::Sample for ruckus_one::network::guest_users::ClientV1 {
                 .with_switch_name("sample".to_owned())
                 .with_switch_mac("sample".to_owned())
                 .with_switch_serial_number("sample".to_owned())
-                .with_health_check_status("sample".to_owned());
+                .with_health_check_status("sample".to_owned())
+                .with_ap_information(serde_json::json!({ "sample" : true }))
+                .with_authentication_status(1)
+                .with_connected_time("sample".to_owned())
+                .with_mac_address("sample".to_owned())
+                .with_network_information(serde_json::json!({ "sample" : true }))
+                .with_radio_status(serde_json::json!({ "sample" : true }))
+                .with_signal_status(serde_json::json!({ "sample" : true }))
+                .with_traffic_status(serde_json::json!({ "sample" : true }))
+                .with_venue_information(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -20259,6 +20878,15 @@ impl support::Sample for ruckus_one::network::guest_users::ClientV1 {
             ("switchMac", serde_json::Value::from("sample")),
             ("switchSerialNumber", serde_json::Value::from("sample")),
             ("healthCheckStatus", serde_json::Value::from("sample")),
+            ("apInformation", serde_json::json!({ "sample" : true })),
+            ("authenticationStatus", serde_json::Value::from(1)),
+            ("connectedTime", serde_json::Value::from("sample")),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("networkInformation", serde_json::json!({ "sample" : true })),
+            ("radioStatus", serde_json::json!({ "sample" : true })),
+            ("signalStatus", serde_json::json!({ "sample" : true })),
+            ("trafficStatus", serde_json::json!({ "sample" : true })),
+            ("venueInformation", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -20289,7 +20917,21 @@ impl support::Sample for ruckus_one::network::guest_users::Guest {
                         < ruckus_one::network::guest_users::ClientV1 as support::Sample >
                         ::sample()
                     ],
-                );
+                )
+                .with_ap_information(serde_json::json!({ "sample" : true }))
+                .with_authentication_status(1)
+                .with_connected_time("sample".to_owned())
+                .with_hostname("sample".to_owned())
+                .with_ip_address("sample".to_owned())
+                .with_mac_address("sample".to_owned())
+                .with_network_information(serde_json::json!({ "sample" : true }))
+                .with_os_type("sample".to_owned())
+                .with_radio_status(serde_json::json!({ "sample" : true }))
+                .with_signal_status(serde_json::json!({ "sample" : true }))
+                .with_traffic_status(serde_json::json!({ "sample" : true }))
+                .with_username("sample".to_owned())
+                .with_venue_information(serde_json::json!({ "sample" : true }))
+                .with_wifi_network_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -20328,6 +20970,20 @@ impl support::Sample for ruckus_one::network::guest_users::Guest {
                     ],
                 ),
             ),
+            ("apInformation", serde_json::json!({ "sample" : true })),
+            ("authenticationStatus", serde_json::Value::from(1)),
+            ("connectedTime", serde_json::Value::from("sample")),
+            ("hostname", serde_json::Value::from("sample")),
+            ("ipAddress", serde_json::Value::from("sample")),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("networkInformation", serde_json::json!({ "sample" : true })),
+            ("osType", serde_json::Value::from("sample")),
+            ("radioStatus", serde_json::json!({ "sample" : true })),
+            ("signalStatus", serde_json::json!({ "sample" : true })),
+            ("trafficStatus", serde_json::json!({ "sample" : true })),
+            ("username", serde_json::Value::from("sample")),
+            ("venueInformation", serde_json::json!({ "sample" : true })),
+            ("wifiNetworkId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -20471,7 +21127,9 @@ impl support::Sample for ruckus_one::network::wireless_policies::Activation {
         {
             let mut value = Self::new()
                 .with_venue_id("sample".to_owned())
-                .with_wifi_network_ids(vec!["sample".to_owned()]);
+                .with_wifi_network_ids(vec!["sample".to_owned()])
+                .with_ap_serial_numbers(vec!["sample".to_owned()])
+                .with_wifi_network_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -20488,6 +21146,11 @@ impl support::Sample for ruckus_one::network::wireless_policies::Activation {
                 "wifiNetworkIds",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            (
+                "apSerialNumbers",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("wifiNetworkId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -20508,7 +21171,9 @@ for ruckus_one::network::wireless_policies::ClientIsolationProfileQueryData {
                         < ruckus_one::network::wireless_policies::Activation as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_ap_activations(vec![serde_json::json!({ "sample" : true })])
+                .with_venue_activations(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -20535,6 +21200,14 @@ for ruckus_one::network::wireless_policies::ClientIsolationProfileQueryData {
                         support::Sample > ::sample_json()
                     ],
                 ),
+            ),
+            (
+                "apActivations",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            (
+                "venueActivations",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -20904,7 +21577,9 @@ for ruckus_one::network::wireless_policies::MulticastDnsProxyProfileQueryData {
                         < ruckus_one::network::wireless_policies::Activation as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_tenant_id("sample".to_owned())
+                .with_type("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -20937,6 +21612,8 @@ for ruckus_one::network::wireless_policies::MulticastDnsProxyProfileQueryData {
                     ],
                 ),
             ),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("type", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -20965,7 +21642,8 @@ for ruckus_one::network::wireless_policies::QueryResponseMulticastDnsProxyProfil
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                );
+                )
+                .with_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -21004,6 +21682,7 @@ for ruckus_one::network::wireless_policies::QueryResponseMulticastDnsProxyProfil
                     ],
                 ),
             ),
+            ("id", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -21093,7 +21772,8 @@ impl support::Sample for ruckus_one::network::common::RoguePolicy {
                         < ruckus_one::network::common::RogueClassificationPolicyRule as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_venues(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -21116,6 +21796,10 @@ impl support::Sample for ruckus_one::network::common::RoguePolicy {
                         support::Sample > ::sample_json()
                     ],
                 ),
+            ),
+            (
+                "venues",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -21343,7 +22027,9 @@ impl support::Sample for ruckus_one::network::wireless_policies::SnmpV3Agent {
                 .with_privacy_type(
                     <ruckus_one::network::wireless_policies::SnmpV3AgentPrivacyType as support::Sample>::sample(),
                 )
-                .with_read_only_privilege(true);
+                .with_read_only_privilege(true)
+                .with_read_privilege(true)
+                .with_trap_privilege(true);
             value
                 .additional_fields
                 .insert(
@@ -21372,6 +22058,8 @@ impl support::Sample for ruckus_one::network::wireless_policies::SnmpV3Agent {
             ),
             ("readOnlyPrivilege", serde_json::Value::from(true)),
             ("userName", serde_json::Value::from("sample")),
+            ("readPrivilege", serde_json::Value::from(true)),
+            ("trapPrivilege", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -21445,7 +22133,13 @@ for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryData {
                 .with_ap_names(vec!["sample".to_owned()])
                 .with_venue_ids(vec!["sample".to_owned()])
                 .with_venue_names(vec!["sample".to_owned()])
-                .with_tags("sample".to_owned());
+                .with_tags("sample".to_owned())
+                .with_ap_activations(vec![serde_json::json!({ "sample" : true })])
+                .with_snmp_v2_agents(vec![serde_json::json!({ "sample" : true })])
+                .with_snmp_v3_agents(vec![serde_json::json!({ "sample" : true })])
+                .with_v2_agents(serde_json::json!({ "sample" : true }))
+                .with_v3_agents(serde_json::json!({ "sample" : true }))
+                .with_venues(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -21484,6 +22178,21 @@ for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryData {
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("tags", serde_json::Value::from("sample")),
+            (
+                "apActivations",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            (
+                "snmpV2Agents",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            (
+                "snmpV3Agents",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("v2Agents", serde_json::json!({ "sample" : true })),
+            ("v3Agents", serde_json::json!({ "sample" : true })),
+            ("venues", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -21650,7 +22359,9 @@ for ruckus_one::network::wireless_policies::SoftGreProfileQueryData {
                         < ruckus_one::network::wireless_policies::Activation as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_ap_activations(vec![serde_json::json!({ "sample" : true })])
+                .with_venue_activations(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -21684,6 +22395,14 @@ for ruckus_one::network::wireless_policies::SoftGreProfileQueryData {
                         support::Sample > ::sample_json()
                     ],
                 ),
+            ),
+            (
+                "apActivations",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            (
+                "venueActivations",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -21865,7 +22584,8 @@ impl support::Sample for ruckus_one::network::wireless_policies::TunnelProfile {
                 .with_keep_alive_retry(1)
                 .with_mtu_request_timeout(1)
                 .with_mtu_request_retry(1)
-                .with_nat_traversal_enabled(true);
+                .with_nat_traversal_enabled(true)
+                .with_destination_edge_cluster_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -21903,6 +22623,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::TunnelProfile {
             ("mtuRequestTimeout", serde_json::Value::from(1)),
             ("mtuRequestRetry", serde_json::Value::from(1)),
             ("natTraversalEnabled", serde_json::Value::from(true)),
+            ("destinationEdgeClusterId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -21980,7 +22701,8 @@ impl support::Sample for ruckus_one::network::common::VlanPoolProfile {
         {
             let mut value = Self::new("sample".to_owned(), vec!["sample".to_owned()])
                 .with_description("sample".to_owned())
-                .with_id("sample".to_owned());
+                .with_id("sample".to_owned())
+                .with_tenant_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -21999,6 +22721,7 @@ impl support::Sample for ruckus_one::network::common::VlanPoolProfile {
                 "vlanMembers",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            ("tenantId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -22013,7 +22736,8 @@ impl support::Sample for ruckus_one::network::common::WifiNetworkVenueApGroupQue
                 .with_venue_id("sample".to_owned())
                 .with_wifi_network_id("sample".to_owned())
                 .with_ap_group_ids(vec!["sample".to_owned()])
-                .with_is_all_ap_groups(true);
+                .with_is_all_ap_groups(true)
+                .with_is_all_groups(true);
             value
                 .additional_fields
                 .insert(
@@ -22032,6 +22756,7 @@ impl support::Sample for ruckus_one::network::common::WifiNetworkVenueApGroupQue
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("isAllApGroups", serde_json::Value::from(true)),
+            ("isAllGroups", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -22243,7 +22968,15 @@ impl support::Sample for ruckus_one::network::wireless_policies::EthernetPortPro
                 )
                 .with_unauthenticated_guest_vlan(1)
                 .with_untag_id(1)
-                .with_vlan_members("sample".to_owned());
+                .with_vlan_members("sample".to_owned())
+                .with_accounting_radius_id("sample".to_owned())
+                .with_accounting_service(true)
+                .with_ap_serial_numbers(vec!["sample".to_owned()])
+                .with_auth_radius_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_is_enforced(true)
+                .with_tenant_id("sample".to_owned())
+                .with_venue_ids(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -22277,6 +23010,20 @@ impl support::Sample for ruckus_one::network::wireless_policies::EthernetPortPro
             ("unauthenticatedGuestVlan", serde_json::Value::from(1)),
             ("untagId", serde_json::Value::from(1)),
             ("vlanMembers", serde_json::Value::from("sample")),
+            ("accountingRadiusId", serde_json::Value::from("sample")),
+            ("accountingService", serde_json::Value::from(true)),
+            (
+                "apSerialNumbers",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("authRadiusId", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("isEnforced", serde_json::Value::from(true)),
+            ("tenantId", serde_json::Value::from("sample")),
+            (
+                "venueIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -22368,7 +23115,17 @@ impl support::Sample for ruckus_one::network::common::EthernetPortProfileQueryDa
                         ::sample()
                     ],
                 )
-                .with_vni(1);
+                .with_vni(1)
+                .with_supplicant_authentication_options(
+                    serde_json::json!({ "sample" : true }),
+                )
+                .with_accounting_service(true)
+                .with_bypass_mac_address_authentication(true)
+                .with_description("sample".to_owned())
+                .with_enable_accounting_proxy(true)
+                .with_enable_accounting_service(true)
+                .with_enable_auth_proxy(true)
+                .with_tenant_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -22417,6 +23174,14 @@ impl support::Sample for ruckus_one::network::common::EthernetPortProfileQueryDa
                 ),
             ),
             ("vni", serde_json::Value::from(1)),
+            ("SupplicantAuthenticationOptions", serde_json::json!({ "sample" : true })),
+            ("accountingService", serde_json::Value::from(true)),
+            ("bypassMacAddressAuthentication", serde_json::Value::from(true)),
+            ("description", serde_json::Value::from("sample")),
+            ("enableAccountingProxy", serde_json::Value::from(true)),
+            ("enableAccountingService", serde_json::Value::from(true)),
+            ("enableAuthProxy", serde_json::Value::from(true)),
+            ("tenantId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -22566,7 +23331,8 @@ for ruckus_one::network::common::QueryResponseAccessControlProfileQueryData {
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                );
+                )
+                .with_total_pages(1);
             value
                 .additional_fields
                 .insert(
@@ -22604,6 +23370,7 @@ for ruckus_one::network::common::QueryResponseAccessControlProfileQueryData {
                     ],
                 ),
             ),
+            ("totalPages", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -23020,7 +23787,9 @@ impl support::Sample for ruckus_one::network::common::PolicyQueryData {
                 .with_name("sample".to_owned())
                 .with_description("sample".to_owned())
                 .with_rules(1)
-                .with_wifi_network_ids(vec!["sample".to_owned()]);
+                .with_wifi_network_ids(vec!["sample".to_owned()])
+                .with_networks_count(1)
+                .with_rules_count(1);
             value
                 .additional_fields
                 .insert(
@@ -23040,6 +23809,8 @@ impl support::Sample for ruckus_one::network::common::PolicyQueryData {
                 "wifiNetworkIds",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            ("networksCount", serde_json::Value::from(1)),
+            ("rulesCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -23070,7 +23841,8 @@ for ruckus_one::network::common::QueryResponseApplicationPolicyQueryData {
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                );
+                )
+                .with_total_pages(1);
             value
                 .additional_fields
                 .insert(
@@ -23108,6 +23880,7 @@ for ruckus_one::network::common::QueryResponseApplicationPolicyQueryData {
                     ],
                 ),
             ),
+            ("totalPages", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -23272,7 +24045,9 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
                         support::Sample > ::sample()
                     ],
                 )
-                .with_tenant_id("sample".to_owned());
+                .with_tenant_id("sample".to_owned())
+                .with_networks_count(1)
+                .with_rules_count(1);
             value
                 .additional_fields
                 .insert(
@@ -23301,6 +24076,8 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
                 ),
             ),
             ("tenantId", serde_json::Value::from("sample")),
+            ("networksCount", serde_json::Value::from(1)),
+            ("rulesCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -23331,7 +24108,8 @@ for ruckus_one::network::common::QueryResponseDevicePolicyQueryData {
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                );
+                )
+                .with_total_pages(1);
             value
                 .additional_fields
                 .insert(
@@ -23369,6 +24147,7 @@ for ruckus_one::network::common::QueryResponseDevicePolicyQueryData {
                     ],
                 ),
             ),
+            ("totalPages", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -23475,7 +24254,8 @@ impl support::Sample for ruckus_one::network::common::QueryResponseL2AclPolicyQu
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                );
+                )
+                .with_total_pages(1);
             value
                 .additional_fields
                 .insert(
@@ -23513,6 +24293,7 @@ impl support::Sample for ruckus_one::network::common::QueryResponseL2AclPolicyQu
                     ],
                 ),
             ),
+            ("totalPages", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -23734,7 +24515,8 @@ impl support::Sample for ruckus_one::network::common::QueryResponseL3AclPolicyQu
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                );
+                )
+                .with_total_pages(1);
             value
                 .additional_fields
                 .insert(
@@ -23772,6 +24554,7 @@ impl support::Sample for ruckus_one::network::common::QueryResponseL3AclPolicyQu
                     ],
                 ),
             ),
+            ("totalPages", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -24018,7 +24801,9 @@ for ruckus_one::network::access_control::ApplicationLibrarySettings {
                 .with_latest_version("sample".to_owned())
                 .with_released_date("sample".to_owned())
                 .with_updated_date("sample".to_owned())
-                .with_version("sample".to_owned());
+                .with_version("sample".to_owned())
+                .with_current_updated_date("sample".to_owned())
+                .with_current_version("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -24044,6 +24829,8 @@ for ruckus_one::network::access_control::ApplicationLibrarySettings {
             ("releasedDate", serde_json::Value::from("sample")),
             ("updatedDate", serde_json::Value::from("sample")),
             ("version", serde_json::Value::from("sample")),
+            ("currentUpdatedDate", serde_json::Value::from("sample")),
+            ("currentVersion", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -24390,7 +25177,10 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProvider {
                         ruckus_one::network::wireless_service_profiles::Hotspot20RoamConsortium
                         as support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_accounting_radius_id("sample".to_owned())
+                .with_auth_radius_id("sample".to_owned())
+                .with_dynamic_vlan(1);
             value
                 .additional_fields
                 .insert(
@@ -24434,6 +25224,9 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProvider {
                     ],
                 ),
             ),
+            ("accountingRadiusId", serde_json::Value::from("sample")),
+            ("authRadiusId", serde_json::Value::from("sample")),
+            ("dynamicVlan", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -24444,7 +25237,9 @@ impl support::Sample
 for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20Eap {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_method("sample".to_owned());
+            let mut value = Self::new()
+                .with_method("sample".to_owned())
+                .with_auth_infos(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -24457,6 +25252,10 @@ for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20Eap {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("method", serde_json::Value::from("sample")),
+            (
+                "authInfos",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -24475,7 +25274,8 @@ for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20NaiRealm {
                         ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20Eap
                         as support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_encoding("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -24498,6 +25298,7 @@ for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20NaiRealm {
                     ],
                 ),
             ),
+            ("encoding", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -24586,7 +25387,9 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProviderQue
                 )
                 .with_auth_radius_id("sample".to_owned())
                 .with_accounting_radius_id("sample".to_owned())
-                .with_wifi_network_ids(vec!["sample".to_owned()]);
+                .with_wifi_network_ids(vec!["sample".to_owned()])
+                .with_accounting_radius_enabled(true)
+                .with_dynamic_vlan(1);
             value
                 .additional_fields
                 .insert(
@@ -24636,6 +25439,8 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProviderQue
                 "wifiNetworkIds",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            ("accountingRadiusEnabled", serde_json::Value::from(true)),
+            ("dynamicVlan", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -24762,7 +25567,11 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20Operator {
                         as support::Sample > ::sample()
                     ],
                 )
-                .with_id("sample".to_owned());
+                .with_id("sample".to_owned())
+                .with_friendly_name_count(1)
+                .with_network_count(1)
+                .with_tenant_id("sample".to_owned())
+                .with_wifi_network_ids(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -24790,6 +25599,13 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20Operator {
             ),
             ("id", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
+            ("friendlyNameCount", serde_json::Value::from(1)),
+            ("networkCount", serde_json::Value::from(1)),
+            ("tenantId", serde_json::Value::from("sample")),
+            (
+                "wifiNetworkIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -24837,7 +25653,9 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20OperatorQueryData {
                         as support::Sample > ::sample()
                     ],
                 )
-                .with_wifi_network_ids(vec!["sample".to_owned()]);
+                .with_wifi_network_ids(vec!["sample".to_owned()])
+                .with_friendly_name_count(1)
+                .with_network_count(1);
             value
                 .additional_fields
                 .insert(
@@ -24869,6 +25687,8 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20OperatorQueryData {
                 "wifiNetworkIds",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            ("friendlyNameCount", serde_json::Value::from(1)),
+            ("networkCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -25184,7 +26004,14 @@ impl support::Sample for ruckus_one::network::common::SyslogServerProfileQueryDa
                 .with_primary_server("sample".to_owned())
                 .with_secondary_server("sample".to_owned())
                 .with_facility("sample".to_owned())
-                .with_flow_level("sample".to_owned());
+                .with_flow_level("sample".to_owned())
+                .with_port(1)
+                .with_priority("sample".to_owned())
+                .with_protocol("sample".to_owned())
+                .with_secondary_port(1)
+                .with_secondary_protocol("sample".to_owned())
+                .with_server("sample".to_owned())
+                .with_tenant_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -25206,6 +26033,13 @@ impl support::Sample for ruckus_one::network::common::SyslogServerProfileQueryDa
             ("secondaryServer", serde_json::Value::from("sample")),
             ("facility", serde_json::Value::from("sample")),
             ("flowLevel", serde_json::Value::from("sample")),
+            ("port", serde_json::Value::from(1)),
+            ("priority", serde_json::Value::from("sample")),
+            ("protocol", serde_json::Value::from("sample")),
+            ("secondaryPort", serde_json::Value::from(1)),
+            ("secondaryProtocol", serde_json::Value::from("sample")),
+            ("server", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -25421,7 +26255,9 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
                 )
                 .with_type(
                     <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample(),
-                );
+                )
+                .with_rad_sec_options(serde_json::json!({ "sample" : true }))
+                .with_tags(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -25447,6 +26283,8 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
                 "type",
                 <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample_json(),
             ),
+            ("radSecOptions", serde_json::json!({ "sample" : true })),
+            ("tags", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -25468,7 +26306,16 @@ impl support::Sample for ruckus_one::network::common::RadiusServerProfileQueryDa
                 .with_type("sample".to_owned())
                 .with_primary("sample".to_owned())
                 .with_secondary("sample".to_owned())
-                .with_wifi_network_ids(vec!["sample".to_owned()]);
+                .with_wifi_network_ids(vec!["sample".to_owned()])
+                .with_acct_port(1)
+                .with_auth_port(1)
+                .with_ip("sample".to_owned())
+                .with_network_count(1)
+                .with_network_ids(vec![serde_json::json!({ "sample" : true })])
+                .with_rad_sec_options(serde_json::json!({ "sample" : true }))
+                .with_secret(ruckus_one_runtime::Secret::from("sample"))
+                .with_server_type("sample".to_owned())
+                .with_tenant_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -25489,6 +26336,18 @@ impl support::Sample for ruckus_one::network::common::RadiusServerProfileQueryDa
                 "wifiNetworkIds",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            ("acctPort", serde_json::Value::from(1)),
+            ("authPort", serde_json::Value::from(1)),
+            ("ip", serde_json::Value::from("sample")),
+            ("networkCount", serde_json::Value::from(1)),
+            (
+                "networkIds",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("radSecOptions", serde_json::json!({ "sample" : true })),
+            ("secret", serde_json::Value::from("sample")),
+            ("serverType", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -25522,7 +26381,8 @@ for ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData {
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                );
+                )
+                .with_total_pages(1);
             value
                 .additional_fields
                 .insert(
@@ -25560,6 +26420,7 @@ for ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData {
                     ],
                 ),
             ),
+            ("totalPages", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -25701,6 +26562,8 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::DhcpPoo
                 .subnet_address("sample".to_owned())
                 .subnet_mask("sample".to_owned())
                 .vlan_id(1)
+                .dhcp_options(vec![serde_json::json!({ "sample" : true })])
+                .lease_time(1)
                 .build()
                 .expect("every field is set");
             value
@@ -25726,6 +26589,11 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::DhcpPoo
             ("subnetAddress", serde_json::Value::from("sample")),
             ("subnetMask", serde_json::Value::from("sample")),
             ("vlanId", serde_json::Value::from(1)),
+            (
+                "dhcpOptions",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("leaseTime", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -26190,7 +27058,8 @@ for ruckus_one::network::common::WifiCallingServiceProfileQueryData {
                         < ruckus_one::network::common::ViewmodelEpdg as support::Sample >
                         ::sample()
                     ],
-                );
+                )
+                .with_tenant_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -26218,6 +27087,7 @@ for ruckus_one::network::common::WifiCallingServiceProfileQueryData {
                     ],
                 ),
             ),
+            ("tenantId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -26341,7 +27211,12 @@ impl support::Sample for ruckus_one::network::wireless_venues::Venue {
                 .with_id("sample".to_owned())
                 .with_description("sample".to_owned())
                 .with_tags(vec!["sample".to_owned()])
-                .with_is_template(true);
+                .with_is_template(true)
+                .with_created_date("sample".to_owned())
+                .with_floor_plans(vec![serde_json::json!({ "sample" : true })])
+                .with_is_enforced(true)
+                .with_template_context("sample".to_owned())
+                .with_updated_date("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -26362,6 +27237,14 @@ impl support::Sample for ruckus_one::network::wireless_venues::Venue {
             ),
             ("tags", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
             ("isTemplate", serde_json::Value::from(true)),
+            ("createdDate", serde_json::Value::from("sample")),
+            (
+                "floorPlans",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("isEnforced", serde_json::Value::from(true)),
+            ("templateContext", serde_json::Value::from("sample")),
+            ("updatedDate", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -27662,7 +28545,8 @@ impl support::Sample for ruckus_one::network::common::ProfileVlanView {
                         < ruckus_one::network::common::SwitchFamilyModelView as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_root_bridge_family_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -27698,6 +28582,7 @@ impl support::Sample for ruckus_one::network::common::ProfileVlanView {
                     ],
                 ),
             ),
+            ("rootBridgeFamilyId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -28029,7 +28914,8 @@ impl support::Sample for ruckus_one::network::common::Profile {
                 .with_venue_cli_template(
                     <ruckus_one::network::common::AcxVenueCliTemplateView as support::Sample>::sample(),
                 )
-                .with_apply_onboard_only(true);
+                .with_apply_onboard_only(true)
+                .with_venues(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -28089,6 +28975,10 @@ impl support::Sample for ruckus_one::network::common::Profile {
                 <ruckus_one::network::common::AcxVenueCliTemplateView as support::Sample>::sample_json(),
             ),
             ("applyOnboardOnly", serde_json::Value::from(true)),
+            (
+                "venues",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -29530,7 +30420,13 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
                 .with_type(
                     <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample(),
                 )
-                .with_value("sample".to_owned());
+                .with_value("sample".to_owned())
+                .with_ip_address_end("sample".to_owned())
+                .with_ip_address_start("sample".to_owned())
+                .with_range_end(serde_json::json!({ "sample" : true }))
+                .with_range_start(serde_json::json!({ "sample" : true }))
+                .with_sub_mask("sample".to_owned())
+                .with_switch_variables(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -29548,6 +30444,15 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
                 <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample_json(),
             ),
             ("value", serde_json::Value::from("sample")),
+            ("ipAddressEnd", serde_json::Value::from("sample")),
+            ("ipAddressStart", serde_json::Value::from("sample")),
+            ("rangeEnd", serde_json::json!({ "sample" : true })),
+            ("rangeStart", serde_json::json!({ "sample" : true })),
+            ("subMask", serde_json::Value::from("sample")),
+            (
+                "switchVariables",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -30889,7 +31794,10 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueTemplateView
                 .with_description("sample".to_owned())
                 .with_tags(vec!["sample".to_owned()])
                 .with_is_template(true)
-                .with_template_version(1);
+                .with_template_version(1)
+                .with_created_date("sample".to_owned())
+                .with_floor_plans(vec![serde_json::json!({ "sample" : true })])
+                .with_updated_date("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -30911,6 +31819,12 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueTemplateView
             ("tags", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
             ("isTemplate", serde_json::Value::from(true)),
             ("templateVersion", serde_json::Value::from(1)),
+            ("createdDate", serde_json::Value::from("sample")),
+            (
+                "floorPlans",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("updatedDate", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -31092,7 +32006,10 @@ impl support::Sample for ruckus_one::network::common::ApGroupQueryData {
                 .with_venue_id("sample".to_owned())
                 .with_ap_serial_numbers(vec!["sample".to_owned()])
                 .with_wifi_network_ids(vec!["sample".to_owned()])
-                .with_client_count(1);
+                .with_client_count(1)
+                .with_members(serde_json::json!({ "sample" : true }))
+                .with_networks(serde_json::json!({ "sample" : true }))
+                .with_venue_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -31118,6 +32035,9 @@ impl support::Sample for ruckus_one::network::common::ApGroupQueryData {
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("clientCount", serde_json::Value::from(1)),
+            ("members", serde_json::json!({ "sample" : true })),
+            ("networks", serde_json::json!({ "sample" : true })),
+            ("venueName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -31195,7 +32115,9 @@ impl support::Sample
 for ruckus_one::network::venue_ap_model_settings::VenueApModelAntennaTypeSettings {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_model("sample".to_owned());
+            let mut value = Self::new()
+                .with_model("sample".to_owned())
+                .with_antenna_type("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -31208,6 +32130,7 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelAntennaTypeSetting
     fn sample_json() -> serde_json::Value {
         support::object([
             ("model", serde_json::Value::from("sample")),
+            ("antennaType", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -31342,7 +32265,9 @@ impl support::Sample
 for ruckus_one::network::venue_ap_model_settings::VenueApModelUsbPortSettings {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_model("sample".to_owned());
+            let mut value = Self::new()
+                .with_model("sample".to_owned())
+                .with_usb_port_enable(true);
             value
                 .additional_fields
                 .insert(
@@ -31355,6 +32280,7 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelUsbPortSettings {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("model", serde_json::Value::from("sample")),
+            ("usbPortEnable", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -31422,7 +32348,8 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesLanPort {
                 .with_support_disable(true)
                 .with_trunk_port_only(true)
                 .with_untag_id(1)
-                .with_vlan_members("sample".to_owned());
+                .with_vlan_members("sample".to_owned())
+                .with_ethernet_port_profile_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -31443,6 +32370,7 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesLanPort {
             ("trunkPortOnly", serde_json::Value::from(true)),
             ("untagId", serde_json::Value::from(1)),
             ("vlanMembers", serde_json::Value::from("sample")),
+            ("ethernetPortProfileId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -31518,7 +32446,10 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesApModel {
                 .with_support_mesh(true)
                 .with_support_tri_radio(true)
                 .with_version("sample".to_owned())
-                .with_wan_connection("sample".to_owned());
+                .with_wan_connection("sample".to_owned())
+                .with_can_support_poe_out_mode(true)
+                .with_default_poe_out_mode("sample".to_owned())
+                .with_poe_out_mode_capabilities(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -31612,6 +32543,12 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesApModel {
             ("supportTriRadio", serde_json::Value::from(true)),
             ("version", serde_json::Value::from("sample")),
             ("wanConnection", serde_json::Value::from("sample")),
+            ("canSupportPoeOutMode", serde_json::Value::from(true)),
+            ("defaultPoeOutMode", serde_json::Value::from("sample")),
+            (
+                "poeOutModeCapabilities",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -31634,7 +32571,8 @@ impl support::Sample for ruckus_one::network::common::VenueApModelCapabilities {
                         < ruckus_one::network::common::CapabilitiesApModel as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_version("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -31655,6 +32593,7 @@ impl support::Sample for ruckus_one::network::common::VenueApModelCapabilities {
                     ],
                 ),
             ),
+            ("version", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -32394,7 +33333,9 @@ impl support::Sample
 for ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettings {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_vlan_id(1);
+            let mut value = Self::new()
+                .with_vlan_id(1)
+                .with_venue_ap_management_vlan(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -32407,6 +33348,7 @@ for ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettings
     fn sample_json() -> serde_json::Value {
         support::object([
             ("vlanId", serde_json::Value::from(1)),
+            ("venueApManagementVlan", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -32438,7 +33380,8 @@ impl support::Sample for ruckus_one::network::common::VenueApMeshSettings {
                 .with_radio_type(
                     <ruckus_one::network::common::VenueApMeshSettingsRadioType as support::Sample>::sample(),
                 )
-                .with_ssid("sample".to_owned());
+                .with_ssid("sample".to_owned())
+                .with_zero_touch_enabled(true);
             value
                 .additional_fields
                 .insert(
@@ -32457,6 +33400,7 @@ impl support::Sample for ruckus_one::network::common::VenueApMeshSettings {
                 <ruckus_one::network::common::VenueApMeshSettingsRadioType as support::Sample>::sample_json(),
             ),
             ("ssid", serde_json::Value::from("sample")),
+            ("zeroTouchEnabled", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -33615,7 +34559,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadiusOptionSetting
                 .with_nas_request_timeout_sec(1)
                 .with_override_enabled(true)
                 .with_single_session_id_accounting(true)
-                .with_user_defined_nas_id("sample".to_owned());
+                .with_user_defined_nas_id("sample".to_owned())
+                .with_radius_options(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -33645,6 +34590,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadiusOptionSetting
             ("overrideEnabled", serde_json::Value::from(true)),
             ("singleSessionIdAccounting", serde_json::Value::from(true)),
             ("userDefinedNasId", serde_json::Value::from("sample")),
+            ("radiusOptions", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -34003,7 +34949,14 @@ impl support::Sample for ruckus_one::network::wireless_aps::SignalStatus {
 impl support::Sample for ruckus_one::network::wireless_aps::RadioStatus {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_type("sample".to_owned()).with_channel(1);
+            let mut value = Self::new()
+                .with_type("sample".to_owned())
+                .with_channel(1)
+                .with_band("sample".to_owned())
+                .with_channel_bandwidth("sample".to_owned())
+                .with_id(1)
+                .with_rssi(1)
+                .with_transmitter_power("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -34017,6 +34970,11 @@ impl support::Sample for ruckus_one::network::wireless_aps::RadioStatus {
         support::object([
             ("type", serde_json::Value::from("sample")),
             ("channel", serde_json::Value::from(1)),
+            ("band", serde_json::Value::from("sample")),
+            ("channelBandwidth", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from(1)),
+            ("rssi", serde_json::Value::from(1)),
+            ("transmitterPower", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -34125,7 +35083,8 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApClientQueryData {
                 )
                 .with_traffic_status(
                     <ruckus_one::network::wireless_aps::TrafficStatus as support::Sample>::sample(),
-                );
+                )
+                .with_identity_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -34179,6 +35138,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApClientQueryData {
                 "trafficStatus",
                 <ruckus_one::network::wireless_aps::TrafficStatus as support::Sample>::sample_json(),
             ),
+            ("identityId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -34256,7 +35216,8 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApCompatibilityPage 
             let mut value = Self::new()
                 .with_compatibilities(vec![serde_json::json!({ "sample" : true })])
                 .with_page(1)
-                .with_total_count(1);
+                .with_total_count(1)
+                .with_ap_compatibilities(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -34274,6 +35235,10 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApCompatibilityPage 
             ),
             ("page", serde_json::Value::from(1)),
             ("totalCount", serde_json::Value::from(1)),
+            (
+                "apCompatibilities",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -34361,7 +35326,33 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
                 )
                 .with_login_password(ruckus_one_runtime::Secret::from("sample"))
                 .with_model("sample".to_owned())
-                .with_name("sample".to_owned());
+                .with_name("sample".to_owned())
+                .with_ap_group_id("sample".to_owned())
+                .with_ap_password(ruckus_one_runtime::Secret::from("sample"))
+                .with_bonjour_gateway(serde_json::json!({ "sample" : true }))
+                .with_client_count(1)
+                .with_data(serde_json::json!({ "sample" : true }))
+                .with_external_ip("sample".to_owned())
+                .with_firmware("sample".to_owned())
+                .with_global_access_port_untagged_id_enabled(true)
+                .with_indoor_model(true)
+                .with_ip("sample".to_owned())
+                .with_last_contacted("sample".to_owned())
+                .with_last_updated("sample".to_owned())
+                .with_mac("sample".to_owned())
+                .with_mesh_role("sample".to_owned())
+                .with_poe_mode("sample".to_owned())
+                .with_poe_out(true)
+                .with_poe_out_mode("sample".to_owned())
+                .with_position(serde_json::json!({ "sample" : true }))
+                .with_radio(serde_json::json!({ "sample" : true }))
+                .with_serial_number("sample".to_owned())
+                .with_soft_deleted(true)
+                .with_state("sample".to_owned())
+                .with_sub_state("sample".to_owned())
+                .with_updated_date("sample".to_owned())
+                .with_uptime_seconds(1)
+                .with_venue_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -34390,6 +35381,32 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
             ("loginPassword", serde_json::Value::from("sample")),
             ("model", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
+            ("apGroupId", serde_json::Value::from("sample")),
+            ("apPassword", serde_json::Value::from("sample")),
+            ("bonjourGateway", serde_json::json!({ "sample" : true })),
+            ("clientCount", serde_json::Value::from(1)),
+            ("data", serde_json::json!({ "sample" : true })),
+            ("externalIp", serde_json::Value::from("sample")),
+            ("firmware", serde_json::Value::from("sample")),
+            ("globalAccessPortUntaggedIdEnabled", serde_json::Value::from(true)),
+            ("indoorModel", serde_json::Value::from(true)),
+            ("ip", serde_json::Value::from("sample")),
+            ("lastContacted", serde_json::Value::from("sample")),
+            ("lastUpdated", serde_json::Value::from("sample")),
+            ("mac", serde_json::Value::from("sample")),
+            ("meshRole", serde_json::Value::from("sample")),
+            ("poeMode", serde_json::Value::from("sample")),
+            ("poeOut", serde_json::Value::from(true)),
+            ("poeOutMode", serde_json::Value::from("sample")),
+            ("position", serde_json::json!({ "sample" : true })),
+            ("radio", serde_json::json!({ "sample" : true })),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("softDeleted", serde_json::Value::from(true)),
+            ("state", serde_json::Value::from("sample")),
+            ("subState", serde_json::Value::from("sample")),
+            ("updatedDate", serde_json::Value::from("sample")),
+            ("uptime_seconds", serde_json::Value::from(1)),
+            ("venueId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -34402,7 +35419,9 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApPictures {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_name("sample".to_owned())
-                .with_url("sample".to_owned());
+                .with_url("sample".to_owned())
+                .with_created_date("sample".to_owned())
+                .with_updated_date("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -34417,6 +35436,8 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApPictures {
             ("id", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
             ("url", serde_json::Value::from("sample")),
+            ("createdDate", serde_json::Value::from("sample")),
+            ("updatedDate", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -34426,7 +35447,9 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApPictures {
 impl support::Sample for ruckus_one::network::wireless_aps::ApLogs {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_file_url("sample".to_owned());
+            let mut value = Self::new()
+                .with_file_url("sample".to_owned())
+                .with_file_url_2("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -34439,6 +35462,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApLogs {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("fileUrl", serde_json::Value::from("sample")),
+            ("fileURL", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -34945,7 +35969,8 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApNeighborPage {
                 .with_neighbors(vec![serde_json::json!({ "sample" : true })])
                 .with_page(1)
                 .with_total_count(1)
-                .with_total_pages(1);
+                .with_total_pages(1)
+                .with_detected_time("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -34964,6 +35989,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApNeighborPage {
             ("page", serde_json::Value::from(1)),
             ("totalCount", serde_json::Value::from(1)),
             ("totalPages", serde_json::Value::from(1)),
+            ("detectedTime", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -35513,7 +36539,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                         ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_n_320m_hz(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -35575,6 +36602,10 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                     ],
                 ),
             ),
+            (
+                "320MHz",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -35632,7 +36663,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 )
                 .with_outdoor(
                     <ruckus_one::network::common::Channels6GIndoorOutdoor as support::Sample>::sample(),
-                );
+                )
+                .with_n_320m_hz(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -35702,6 +36734,10 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "outdoor",
                 <ruckus_one::network::common::Channels6GIndoorOutdoor as support::Sample>::sample_json(),
             ),
+            (
+                "320MHz",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -35733,7 +36769,8 @@ impl support::Sample for ruckus_one::network::common::WifiAvailableChannels {
                 )
                 .with_n_6g_channels(
                     <ruckus_one::network::common::Channels6Gv11 as support::Sample>::sample(),
-                );
+                )
+                .with_afc_enabled(true);
             value
                 .additional_fields
                 .insert(
@@ -35765,6 +36802,7 @@ impl support::Sample for ruckus_one::network::common::WifiAvailableChannels {
                 "6GChannels",
                 <ruckus_one::network::common::Channels6Gv11 as support::Sample>::sample_json(),
             ),
+            ("afcEnabled", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -35774,7 +36812,10 @@ impl support::Sample for ruckus_one::network::common::WifiAvailableChannels {
 impl support::Sample for ruckus_one::network::ap_settings::ApAntennaTypeSettings {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_use_venue_settings(true);
+            let mut value = Self::new()
+                .with_use_venue_settings(true)
+                .with_antenna_type("sample".to_owned())
+                .with_use_venue_or_ap_group_settings(true);
             value
                 .additional_fields
                 .insert(
@@ -35787,6 +36828,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApAntennaTypeSettings
     fn sample_json() -> serde_json::Value {
         support::object([
             ("useVenueSettings", serde_json::Value::from(true)),
+            ("antennaType", serde_json::Value::from("sample")),
+            ("useVenueOrApGroupSettings", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -35854,7 +36897,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApExternalAntennaSett
                 .with_external_antenna(
                     <ruckus_one::network::common::ExternalAntenna as support::Sample>::sample(),
                 )
-                .with_use_venue_settings(true);
+                .with_use_venue_settings(true)
+                .with_use_venue_or_ap_group_settings(true);
             value
                 .additional_fields
                 .insert(
@@ -35871,6 +36915,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApExternalAntennaSett
                 <ruckus_one::network::common::ExternalAntenna as support::Sample>::sample_json(),
             ),
             ("useVenueSettings", serde_json::Value::from(true)),
+            ("useVenueOrApGroupSettings", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -35880,7 +36925,10 @@ impl support::Sample for ruckus_one::network::ap_settings::ApExternalAntennaSett
 impl support::Sample for ruckus_one::network::ap_settings::ApIotSettings {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_use_venue_settings(true);
+            let mut value = Self::new()
+                .with_use_venue_settings(true)
+                .with_enabled(true)
+                .with_mqtt_broker_address("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -35893,6 +36941,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApIotSettings {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("useVenueSettings", serde_json::Value::from(true)),
+            ("enabled", serde_json::Value::from(true)),
+            ("mqttBrokerAddress", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -35960,7 +37010,10 @@ impl support::Sample
 for ruckus_one::network::ap_settings::ApManagementTrafficVlanSettings {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_use_venue_settings(true).with_vlan_id(1);
+            let mut value = Self::new()
+                .with_use_venue_settings(true)
+                .with_vlan_id(1)
+                .with_vlan_override_enabled(true);
             value
                 .additional_fields
                 .insert(
@@ -35974,6 +37027,7 @@ for ruckus_one::network::ap_settings::ApManagementTrafficVlanSettings {
         support::object([
             ("useVenueSettings", serde_json::Value::from(true)),
             ("vlanId", serde_json::Value::from(1)),
+            ("vlanOverrideEnabled", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -36010,7 +37064,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApMeshSettings {
                 .with_uplink_mac_addresses(vec!["sample".to_owned()])
                 .with_uplink_mode(
                     <ruckus_one::network::ap_settings::ApMeshSettingsUplinkMode as support::Sample>::sample(),
-                );
+                )
+                .with_venue_mesh_enabled(true);
             value
                 .additional_fields
                 .insert(
@@ -36034,6 +37089,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApMeshSettings {
                 "uplinkMode",
                 <ruckus_one::network::ap_settings::ApMeshSettingsUplinkMode as support::Sample>::sample_json(),
             ),
+            ("venueMeshEnabled", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -36404,7 +37460,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadioSettings {
                 )
                 .with_enable24_g(true)
                 .with_enable50_g(true)
-                .with_enable6_g(true);
+                .with_enable6_g(true)
+                .with_use_venue_settings(true);
             value
                 .additional_fields
                 .insert(
@@ -36435,6 +37492,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadioSettings {
             ("enable24G", serde_json::Value::from(true)),
             ("enable50G", serde_json::Value::from(true)),
             ("enable6G", serde_json::Value::from(true)),
+            ("useVenueSettings", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -36474,7 +37532,10 @@ impl support::Sample
 for ruckus_one::network::ap_settings::VenueApSnmpAgentProfileSettings {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_use_venue_settings(true);
+            let mut value = Self::new()
+                .with_use_venue_settings(true)
+                .with_ap_snmp_agent_profile_id("sample".to_owned())
+                .with_enable_ap_snmp(true);
             value
                 .additional_fields
                 .insert(
@@ -36487,6 +37548,8 @@ for ruckus_one::network::ap_settings::VenueApSnmpAgentProfileSettings {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("useVenueSettings", serde_json::Value::from(true)),
+            ("apSnmpAgentProfileId", serde_json::Value::from("sample")),
+            ("enableApSnmp", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -36526,7 +37589,9 @@ for ruckus_one::network::ap_settings::ApStickyClientSteeringSettings {
 impl support::Sample for ruckus_one::network::ap_settings::ApUsbPortSettings {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_use_venue_settings(true);
+            let mut value = Self::new()
+                .with_use_venue_settings(true)
+                .with_usb_port_enable(true);
             value
                 .additional_fields
                 .insert(
@@ -36539,6 +37604,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApUsbPortSettings {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("useVenueSettings", serde_json::Value::from(true)),
+            ("usbPortEnable", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -37340,7 +38406,16 @@ impl support::Sample for ruckus_one::network::common::SwitchPort {
                 .with_neighbor_port_mac_address("sample".to_owned())
                 .with_switch_port_profile_name("sample".to_owned())
                 .with_switch_port_profile_type("sample".to_owned())
-                .with_error_disable_status("sample".to_owned());
+                .with_error_disable_status("sample".to_owned())
+                .with_switch_port_stacking_port_field("sample".to_owned())
+                .with_is_in_warning_state(true)
+                .with_is_poe_schedule_enabled("sample".to_owned())
+                .with_is_poe_supported("sample".to_owned())
+                .with_lag_force_up_port(true)
+                .with_poe_percent(1.5)
+                .with_portnumber("sample".to_owned())
+                .with_stacking_neighbor_port("sample".to_owned())
+                .with_sticky_mac_acl_allow_count(1);
             value
                 .additional_fields
                 .insert(
@@ -37417,6 +38492,15 @@ impl support::Sample for ruckus_one::network::common::SwitchPort {
             ("switchPortProfileName", serde_json::Value::from("sample")),
             ("switchPortProfileType", serde_json::Value::from("sample")),
             ("errorDisableStatus", serde_json::Value::from("sample")),
+            ("SwitchPortStackingPortField", serde_json::Value::from("sample")),
+            ("isInWarningState", serde_json::Value::from(true)),
+            ("isPoeScheduleEnabled", serde_json::Value::from("sample")),
+            ("isPoeSupported", serde_json::Value::from("sample")),
+            ("lagForceUpPort", serde_json::Value::from(true)),
+            ("poePercent", serde_json::Value::from(1.5)),
+            ("portnumber", serde_json::Value::from("sample")),
+            ("stackingNeighborPort", serde_json::Value::from("sample")),
+            ("stickyMacAclAllowCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -37589,7 +38673,8 @@ impl support::Sample for ruckus_one::network::common::Switch {
                 .with_specified_type(
                     <ruckus_one::network::common::SpecifiedType as support::Sample>::sample(),
                 )
-                .with_vlan_customize(true);
+                .with_vlan_customize(true)
+                .with_is_primary_deleted(true);
             value
                 .additional_fields
                 .insert(
@@ -37726,6 +38811,7 @@ impl support::Sample for ruckus_one::network::common::Switch {
                 <ruckus_one::network::common::SpecifiedType as support::Sample>::sample_json(),
             ),
             ("vlanCustomize", serde_json::Value::from(true)),
+            ("isPrimaryDeleted", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -38053,7 +39139,9 @@ impl support::Sample for ruckus_one::network::switches::PortView {
                 .with_switch_mac_acl("sample".to_owned())
                 .with_poe_scheduler(
                     <ruckus_one::network::switches::SchedulerView as support::Sample>::sample(),
-                );
+                )
+                .with_port("sample".to_owned())
+                .with_switch_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -38156,6 +39244,8 @@ impl support::Sample for ruckus_one::network::switches::PortView {
                 "poeScheduler",
                 <ruckus_one::network::switches::SchedulerView as support::Sample>::sample_json(),
             ),
+            ("port", serde_json::Value::from("sample")),
+            ("switchId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -38818,7 +39908,35 @@ impl support::Sample for ruckus_one::network::common::SwitchClientQueryResult {
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                );
+                )
+                .with_client_auth_status("sample".to_owned())
+                .with_client_auth_type("sample".to_owned())
+                .with_client_desc("sample".to_owned())
+                .with_client_ipv4_addr("sample".to_owned())
+                .with_client_ipv6_addr("sample".to_owned())
+                .with_client_mac("sample".to_owned())
+                .with_client_name("sample".to_owned())
+                .with_client_type("sample".to_owned())
+                .with_client_up_time("sample".to_owned())
+                .with_client_user_name("sample".to_owned())
+                .with_client_vlan("sample".to_owned())
+                .with_dhcp_client_os_vendor_name("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_ruckus_ap(true)
+                .with_switch_id("sample".to_owned())
+                .with_switch_mac("sample".to_owned())
+                .with_switch_name("sample".to_owned())
+                .with_switch_port("sample".to_owned())
+                .with_switch_port_id("sample".to_owned())
+                .with_switch_serial_number("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_timestamp(1)
+                .with_type("sample".to_owned())
+                .with_unit_id("sample".to_owned())
+                .with_updated_time(1)
+                .with_venue_id("sample".to_owned())
+                .with_venue_name("sample".to_owned())
+                .with_vlan_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -38856,6 +39974,34 @@ impl support::Sample for ruckus_one::network::common::SwitchClientQueryResult {
                     ],
                 ),
             ),
+            ("clientAuthStatus", serde_json::Value::from("sample")),
+            ("clientAuthType", serde_json::Value::from("sample")),
+            ("clientDesc", serde_json::Value::from("sample")),
+            ("clientIpv4Addr", serde_json::Value::from("sample")),
+            ("clientIpv6Addr", serde_json::Value::from("sample")),
+            ("clientMac", serde_json::Value::from("sample")),
+            ("clientName", serde_json::Value::from("sample")),
+            ("clientType", serde_json::Value::from("sample")),
+            ("clientUpTime", serde_json::Value::from("sample")),
+            ("clientUserName", serde_json::Value::from("sample")),
+            ("clientVlan", serde_json::Value::from("sample")),
+            ("dhcpClientOsVendorName", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("ruckusAP", serde_json::Value::from(true)),
+            ("switchId", serde_json::Value::from("sample")),
+            ("switchMac", serde_json::Value::from("sample")),
+            ("switchName", serde_json::Value::from("sample")),
+            ("switchPort", serde_json::Value::from("sample")),
+            ("switchPortId", serde_json::Value::from("sample")),
+            ("switchSerialNumber", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("timestamp", serde_json::Value::from(1)),
+            ("type", serde_json::Value::from("sample")),
+            ("unitId", serde_json::Value::from("sample")),
+            ("updatedTime", serde_json::Value::from(1)),
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
+            ("vlanName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -39264,7 +40410,11 @@ impl support::Sample for ruckus_one::network::common::VePortView {
                 .with_device_status("sample".to_owned())
                 .with_synced_switch_config(true)
                 .with_vsix_ingress_acl_name("sample".to_owned())
-                .with_vsix_egress_acl_name("sample".to_owned());
+                .with_vsix_egress_acl_name("sample".to_owned())
+                .with_default_vlan(true)
+                .with_port_type("sample".to_owned())
+                .with_stack(true)
+                .with_synced_switch_confi(true);
             value
                 .additional_fields
                 .insert(
@@ -39297,6 +40447,10 @@ impl support::Sample for ruckus_one::network::common::VePortView {
             ("syncedSwitchConfig", serde_json::Value::from(true)),
             ("vsixIngressAclName", serde_json::Value::from("sample")),
             ("vsixEgressAclName", serde_json::Value::from("sample")),
+            ("defaultVlan", serde_json::Value::from(true)),
+            ("portType", serde_json::Value::from("sample")),
+            ("stack", serde_json::Value::from(true)),
+            ("syncedSwitchConfi", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -39451,7 +40605,10 @@ impl support::Sample for ruckus_one::network::switch_networking::LagView {
                 .with_ports(vec!["sample".to_owned()])
                 .with_tagged_vlans(vec!["sample".to_owned()])
                 .with_untagged_vlan("sample".to_owned())
-                .with_force_up_port("sample".to_owned());
+                .with_force_up_port("sample".to_owned())
+                .with_last_name("sample".to_owned())
+                .with_real_remove(true)
+                .with_switch_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -39477,6 +40634,9 @@ impl support::Sample for ruckus_one::network::switch_networking::LagView {
             ),
             ("untaggedVlan", serde_json::Value::from("sample")),
             ("forceUpPort", serde_json::Value::from("sample")),
+            ("lastName", serde_json::Value::from("sample")),
+            ("realRemove", serde_json::Value::from(true)),
+            ("switchId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -40551,7 +41711,8 @@ impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
             let mut value = Self::new()
                 .with_total_count(1)
                 .with_list(vec![serde_json::json!({ "sample" : true })])
-                .with_id("sample".to_owned());
+                .with_id("sample".to_owned())
+                .with_response(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -40569,6 +41730,7 @@ impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
             ("id", serde_json::Value::from("sample")),
+            ("response", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -40592,7 +41754,8 @@ impl support::Sample for ruckus_one::network::common::ConfigBackupView {
                 .with_status("sample".to_owned())
                 .with_restore_status("sample".to_owned())
                 .with_restore_timestamp("sample".to_owned())
-                .with_failure_reason("sample".to_owned());
+                .with_failure_reason("sample".to_owned())
+                .with_backup_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -40615,6 +41778,7 @@ impl support::Sample for ruckus_one::network::common::ConfigBackupView {
             ("restoreStatus", serde_json::Value::from("sample")),
             ("restoreTimestamp", serde_json::Value::from("sample")),
             ("failureReason", serde_json::Value::from("sample")),
+            ("backupName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -41420,6 +42584,9 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeScheduleVi
                 )
                 .with_version_above_ten(
                     <ruckus_one::network::switch_firmware::SwitchVersion as support::Sample>::sample(),
+                )
+                .with_support_model_group_versions(
+                    vec![serde_json::json!({ "sample" : true })],
                 );
             value
                 .additional_fields
@@ -41444,6 +42611,10 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeScheduleVi
             (
                 "versionAboveTen",
                 <ruckus_one::network::switch_firmware::SwitchVersion as support::Sample>::sample_json(),
+            ),
+            (
+                "supportModelGroupVersions",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -41480,7 +42651,9 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
                 .with_status(
                     <ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus as support::Sample>::sample(),
                 )
-                .with_schedule_count(1);
+                .with_schedule_count(1)
+                .with_switch_counts(vec![serde_json::json!({ "sample" : true })])
+                .with_versions(vec![serde_json::json!({ "sample" : true })]);
             value
                 .additional_fields
                 .insert(
@@ -41525,6 +42698,14 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
                 <ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus as support::Sample>::sample_json(),
             ),
             ("scheduleCount", serde_json::Value::from(1)),
+            (
+                "switchCounts",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            (
+                "versions",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -42051,7 +43232,8 @@ impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateV1 
                         ruckus_one::network::switch_profiles::AcxCliTemplateSwitchesView
                         as support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_request_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -42087,6 +43269,7 @@ impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateV1 
                     ],
                 ),
             ),
+            ("requestId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -42445,7 +43628,8 @@ impl support::Sample for ruckus_one::network::events_alarms::EventData {
                         serde_json::json!({ "sample" : true }))])
                     ],
                 )
-                .with_message("sample".to_owned());
+                .with_message("sample".to_owned())
+                .with_page(1);
             value
                 .additional_fields
                 .insert(
@@ -42493,6 +43677,7 @@ impl support::Sample for ruckus_one::network::events_alarms::EventData {
                 ),
             ),
             ("message", serde_json::Value::from("sample")),
+            ("page", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -48364,7 +49549,17 @@ impl support::Sample for ruckus_one::network::common::WifiNetworkRow {
                 )
                 .with_ap_count(1)
                 .with_is_enforced(true)
-                .with_is_managed_by_template(true);
+                .with_is_managed_by_template(true)
+                .with_activated(serde_json::json!({ "sample" : true }))
+                .with_ap_serial_numbers(vec!["sample".to_owned()])
+                .with_aps(1)
+                .with_clients(1)
+                .with_count(1)
+                .with_deep_network(serde_json::json!({ "sample" : true }))
+                .with_names(vec!["sample".to_owned()])
+                .with_network(serde_json::json!({ "sample" : true }))
+                .with_venues(serde_json::json!({ "sample" : true }))
+                .with_vlan_pool(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -48410,6 +49605,19 @@ impl support::Sample for ruckus_one::network::common::WifiNetworkRow {
             ("apCount", serde_json::Value::from(1)),
             ("isEnforced", serde_json::Value::from(true)),
             ("isManagedByTemplate", serde_json::Value::from(true)),
+            ("activated", serde_json::json!({ "sample" : true })),
+            (
+                "apSerialNumbers",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("aps", serde_json::Value::from(1)),
+            ("clients", serde_json::Value::from(1)),
+            ("count", serde_json::Value::from(1)),
+            ("deepNetwork", serde_json::json!({ "sample" : true })),
+            ("names", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("network", serde_json::json!({ "sample" : true })),
+            ("venues", serde_json::json!({ "sample" : true })),
+            ("vlanPool", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }

@@ -50,6 +50,7 @@ impl Converter<'_> {
                 constraints: constraints(flags, &ty),
                 deprecated: prop.deprecated || flags.deprecated,
                 secret: ty == "string" && is_credential(&name),
+                provenance: None,
                 ty,
                 name,
             });
@@ -122,7 +123,7 @@ fn constraints(schema: &Schema, ty: &str) -> Vec<(String, Value)> {
 }
 
 /// Whether a field name says it holds a credential.
-fn is_credential(name: &str) -> bool {
+pub(crate) fn is_credential(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     [
         "password",

@@ -10,6 +10,7 @@ mod fields;
 mod shapes;
 mod unions;
 
+pub(crate) use fields::is_credential;
 pub use fields::property;
 use fields::string_enum;
 use shapes::shape_key;
@@ -50,6 +51,8 @@ pub struct DraftField {
     /// A credential (a string field named like a password, passphrase or secret): redacted
     /// in `Debug` output.
     pub secret: bool,
+    /// Where the field was read when it is not the type's schema (a payload).
+    pub provenance: Option<String>,
 }
 
 /// A type the importer adds to the spec.

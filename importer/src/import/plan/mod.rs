@@ -11,6 +11,7 @@ mod whole;
 use super::convert::{self, Converter};
 use super::draft::DraftOp;
 use super::index::DescIndex;
+use super::payloads::Payloads;
 use crate::openapi::{Document, Schema};
 use homes::homes;
 use roots::{curated_mentions, op_roots, type_roots};
@@ -54,6 +55,8 @@ pub struct Findings {
     pub drafted: BTreeMap<String, usize>,
     /// Routes not drafted, with the reason.
     pub exceptions: Vec<String>,
+    /// Fields added because the vendor's payloads send them.
+    pub payload_fields: usize,
 }
 
 /// What the import writes for one API, by area: the imported types (sorted by name) and the
@@ -71,6 +74,7 @@ pub fn plan(
     areas: &[&Area],
     service_files: &BTreeMap<String, String>,
     drafts: &mut [DraftOp<'_>],
+    payloads: &Payloads,
 ) -> (Planned, Findings) {
     let mut findings = Findings::default();
     let curated: BTreeMap<&str, (&str, &TypeDef)> = areas
@@ -125,6 +129,7 @@ pub fn plan(
     whole::rename(&mut conv, &renames);
     conv.freeze();
     let drafted = super::draft::convert_bodies(&mut conv, drafts, &mut findings);
+    findings.payload_fields = super::payloads::add_observed(&mut conv, areas, &curated, payloads);
     let additions = whole::additions(&conv, &curated, &mut findings);
     reached.extend(whole::reached(&additions));
     let mut out: BTreeMap<String, Vec<TypeDef>> = BTreeMap::new();

@@ -112,9 +112,15 @@ enum Target {
 }
 
 /// The schema of one item of a paged answer: the items field's elements; an array answer's
-/// elements; else the answer itself (some query operations declare the row, not the page).
+/// elements; for a page that is one of several shapes (plain, grouped, mesh), the rows of the
+/// first, the plain query's; else the answer itself (some query operations declare the row,
+/// not the page). A row is never a page.
 fn item_of<'v>(doc: &'v Document, page: &'v Schema, field: &str) -> &'v Schema {
     if let Some(list) = convert::property(doc, page, field) {
+        return inner(doc, list, "array").unwrap_or(list);
+    }
+    let first_page = doc.resolve(page).alternatives().and_then(<[Schema]>::first);
+    if let Some(list) = first_page.and_then(|p| convert::property(doc, p, field)) {
         return inner(doc, list, "array").unwrap_or(list);
     }
     inner(doc, page, "array").unwrap_or(page)
