@@ -5694,15 +5694,10 @@ pub struct AsyncResult {
     /// Wire name `requestId`; `string`; optional.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly (not required); payloads ui-fixtures/create_wifi_calling_service_profile_v1/01.json).
     pub request_id: Option<String>,
-    /// Result details; often the created resource's id.
+    /// Result details; often the created or changed object. The id of what a write created is read by `created_id()` of the `Accepted` answer, wherever the service puts it (here or, for some services, a top-level `id`, kept among the additional fields).
     ///
     /// Wire name `response`; `json`; optional.
     pub response: Option<serde_json::Value>,
-    /// Identifier of the created or changed resource, where the service gives it.
-    ///
-    /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AsycRequestResponse).
-    pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -5742,7 +5737,6 @@ impl serde::Serialize for AsyncResult {
             w.optional("links", &v.links);
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
-            w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -5788,7 +5782,6 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
                 links: f.optional("links"),
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
-                id: f.optional("id"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5832,7 +5825,6 @@ impl AsyncResult {
             links: None,
             request_id: None,
             response: None,
-            id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -5849,11 +5841,6 @@ impl AsyncResult {
     /// Sets `response`.
     pub fn with_response(mut self, value: impl Into<serde_json::Value>) -> Self {
         self.response = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
         self
     }
 }

@@ -2336,8 +2336,7 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
                     ],
                 )
                 .with_request_id("sample".to_owned())
-                .with_response(serde_json::json!({ "sample" : true }))
-                .with_id("sample".to_owned());
+                .with_response(serde_json::json!({ "sample" : true }));
             value
                 .additional_fields
                 .insert(
@@ -2360,7 +2359,6 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
             ),
             ("requestId", serde_json::Value::from("sample")),
             ("response", serde_json::json!({ "sample" : true })),
-            ("id", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
