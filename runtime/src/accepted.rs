@@ -37,6 +37,7 @@ use crate::tenant::Tenant;
 pub struct Accepted<T, A> {
     body: T,
     request_id: RequestId,
+    created_id: Option<String>,
     tenant: Option<Tenant>,
     client: Client,
     activity: &'static Operation,
@@ -58,6 +59,23 @@ impl<T, A> Accepted<T, A> {
             RequestId::Found(id) => Some(id),
             RequestId::Missing(_) => None,
         }
+    }
+
+    /// The id of what this write created, wherever the answer carries it; `None` when it
+    /// carries none (a delete, or a service that names nothing in its answer). The answer to
+    /// a change may name the changed object the same way; then this is its id.
+    ///
+    /// Services answer a create in different shapes; this reads each of them, in this order:
+    ///
+    /// | answer | id read |
+    /// |---|---|
+    /// | `{"requestId", "response": {"id", ...}}` (the created object, or only its id) | `response.id` |
+    /// | `{"requestId", "id"}`, or the created object itself with its `id` | the top-level `id` |
+    ///
+    /// An id is a non-empty string (a number is read as its decimal text). Read it here rather
+    /// than from the typed body: the same code then works whichever shape the service uses.
+    pub fn created_id(&self) -> Option<&str> {
+        self.created_id.as_deref()
     }
 
     /// The delegated tenant the write was sent as (set on the call, else the client's), which
@@ -136,9 +154,16 @@ impl<T: fmt::Debug, A> fmt::Debug for Accepted<T, A> {
 pub struct Completed<T, A> {
     accepted: T,
     activity: A,
+    created_id: Option<String>,
 }
 
 impl<T, A> Completed<T, A> {
+    /// The id of what this write created, read from the answer as
+    /// [`Accepted::created_id`] reads it.
+    pub fn created_id(&self) -> Option<&str> {
+        self.created_id.as_deref()
+    }
+
     /// The decoded answer the write was accepted with.
     pub fn accepted(&self) -> &T {
         &self.accepted
@@ -171,11 +196,10 @@ impl Request<'_> {
         async move {
             let raw = sent.await?;
             let body = raw.json::<T>()?;
-            let request_id = match serde_json::from_slice::<Value>(raw.body()) {
-                Ok(Value::Object(map)) => match map.get("requestId") {
-                    Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
-                    _ => None,
-                },
+            let answer = serde_json::from_slice::<Value>(raw.body()).unwrap_or(Value::Null);
+            let created_id = created_id(&answer);
+            let request_id = match answer.get("requestId") {
+                Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
                 _ => None,
             };
             let request_id = match request_id {
@@ -185,6 +209,7 @@ impl Request<'_> {
             Ok(Accepted {
                 body,
                 request_id,
+                created_id,
                 tenant,
                 client,
                 activity,
@@ -206,10 +231,83 @@ impl Request<'_> {
         async move {
             let accepted = accepted.await?;
             let activity = accepted.wait(options).await?;
+            let created_id = accepted.created_id.clone();
             Ok(Completed {
                 accepted: accepted.into_inner(),
                 activity,
+                created_id,
             })
+        }
+    }
+}
+
+/// The id of what a write created, from its answer (see [`Accepted::created_id`]).
+fn created_id(answer: &Value) -> Option<String> {
+    let id_of = |value: &Value| match value.get("id") {
+        Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    answer
+        .get("response")
+        .and_then(id_of)
+        .or_else(|| id_of(answer))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::created_id;
+
+    #[test]
+    fn the_created_object_in_response() {
+        // The venue and Wi-Fi services' described answer: `response` is the created object.
+        let answer = json!({"requestId": "r-1", "response": {"id": "v-1", "name": "Lobby"}});
+        assert_eq!(created_id(&answer).as_deref(), Some("v-1"));
+    }
+
+    #[test]
+    fn only_the_id_in_response() {
+        // `EntityId` answers of the Wi-Fi service.
+        let answer = json!({"requestId": "r-1", "response": {"id": "p-1"}});
+        assert_eq!(created_id(&answer).as_deref(), Some("p-1"));
+    }
+
+    #[test]
+    fn a_top_level_id_next_to_the_request_id() {
+        // Identity, MAC registration and workflow services.
+        let answer = json!({"requestId": "r-1", "id": "w-1"});
+        assert_eq!(created_id(&answer).as_deref(), Some("w-1"));
+    }
+
+    #[test]
+    fn the_created_object_itself() {
+        // An answer that is the created object, with or without a request id.
+        let answer = json!({"id": "pol-1", "name": "p", "policyType": "RADIUS", "requestId": "r"});
+        assert_eq!(created_id(&answer).as_deref(), Some("pol-1"));
+        assert_eq!(created_id(&json!({"id": 42})).as_deref(), Some("42"));
+    }
+
+    #[test]
+    fn response_wins_over_a_top_level_id() {
+        let answer = json!({"requestId": "r-1", "response": {"id": "inner"}, "id": "outer"});
+        assert_eq!(created_id(&answer).as_deref(), Some("inner"));
+    }
+
+    #[test]
+    fn answers_without_an_id() {
+        for answer in [
+            json!({"requestId": "r-1"}),
+            json!({"requestId": "r-1", "response": {}}),
+            json!({"requestId": "r-1", "response": {"name": "x"}}),
+            json!({"requestId": "r-1", "response": null}),
+            json!({"requestId": "r-1", "id": ""}),
+            json!({"requestId": "r-1", "id": null}),
+            json!([{"id": "a"}]),
+            json!(null),
+        ] {
+            assert_eq!(created_id(&answer), None, "{answer}");
         }
     }
 }

@@ -335,6 +335,16 @@ fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refus
     ))
 }
 
+/// The services whose descriptions answer an asynchronous write with `{requestId, id}` (identity
+/// and MAC registration `OperationResponse`, workflow `AsycRequestResponse`, device enrollment
+/// `EntityModelAcceptedResponse`); the others describe `{requestId, response}`.
+const TOP_LEVEL_ID: [&str; 4] = [
+    "identity",
+    "mac_registration",
+    "workflow",
+    "device_enrollment",
+];
+
 /// Records the activity of an asynchronous write; the envelope with its request id (and the
 /// object's id).
 fn accept_async(
@@ -375,9 +385,15 @@ fn accept_async(
             _ => None,
         })
         .collect();
-    if let Some(first) = object_ids.first() {
-        envelope["response"] = json!({"id": first});
-        envelope["id"] = json!(first);
+    // The shape the service's description shows: the created object as `response`, or (the
+    // services in `TOP_LEVEL_ID`) its id next to the request id. Never both, so that code
+    // tested here reads the id the way it must against the service.
+    if let (Some(first), Some(object)) = (object_ids.first(), made.first()) {
+        if TOP_LEVEL_ID.contains(&ctx.route.service.as_str()) {
+            envelope["id"] = json!(first);
+        } else {
+            envelope["response"] = object.clone();
+        }
     }
     // Created customer tenants are named one by one, each with the activity's request id
     // (`ResponseBov2`: `data` of `ResponseBo`).

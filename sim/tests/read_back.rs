@@ -44,9 +44,12 @@ async fn a_psk_network_is_read_back_as_a_psk_network() {
     )
     .await;
     assert!((200..300).contains(&status), "{status} {created}");
+    // The Wi-Fi service's described answer: the created network as `response`, and no
+    // top-level `id` (the description has none).
+    assert_eq!(created.get("id"), None, "{created}");
+    assert_eq!(created["response"]["name"], "Home", "{created}");
     let id = created["response"]["id"]
         .as_str()
-        .or(created["id"].as_str())
         .expect("the created id")
         .to_owned();
     let (status, read) = send(

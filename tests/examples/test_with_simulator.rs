@@ -35,7 +35,7 @@ async fn create_lobby(client: &Client) -> Result<String, ruckus_one::Error> {
         .create_venue(&Venue::new("Lobby".to_owned(), address))
         .send_and_wait(&wait)
         .await?;
-    Ok(done.accepted().id.clone().unwrap_or_default())
+    Ok(done.created_id().unwrap_or_default().to_owned())
 }
 
 #[tokio::main]

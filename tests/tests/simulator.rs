@@ -46,7 +46,14 @@ async fn venue_create_read_update_query_delete() {
         .send_and_wait(&quick())
         .await
         .expect("created");
-    let id = done.accepted().id.clone().expect("the new venue's id");
+    let id = done.created_id().expect("the new venue's id").to_owned();
+    // The venue service's described answer: the created venue as `response`, no top-level id.
+    let answer = done.accepted();
+    assert_eq!(
+        answer.response.as_ref().map(|r| &r["name"]),
+        Some(&"Lobby".into())
+    );
+    assert!(!answer.additional_fields.contains_key("id"), "{answer:?}");
     assert_eq!(format!("{:?}", done.activity().status), "Some(Success)");
     let read = venues.get_venue(&id).send().await.expect("read");
     assert_eq!(read.name, "Lobby");
@@ -319,7 +326,7 @@ async fn injected_faults_are_retried_by_the_client() {
         .send_and_wait(&quick())
         .await
         .expect("created");
-    let id = done.accepted().id.clone().expect("id");
+    let id = done.created_id().expect("id").to_owned();
     sim.inject("get_venue", Fault::status(503).times(1));
     venues.get_venue(&id).send().await.expect("503 is retried");
     sim.inject("get_venue", Fault::drop_connection().times(1));

@@ -21,7 +21,8 @@ pub fn run(args: &ImportArgs) -> Result<(), String> {
         );
         return Ok(());
     };
-    let (changes, report) = import::plan_changes(&top, &docs, args.api.as_deref())?;
+    let payloads = import::payloads_beside(&openapi);
+    let (changes, report) = import::plan_changes(&top, &docs, &payloads, args.api.as_deref())?;
     out(&report);
     if changes.is_empty() {
         println!("the imported files are up to date");

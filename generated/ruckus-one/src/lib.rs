@@ -145,17 +145,25 @@
 //!     the two cannot disagree; a kind this client does not know is kept in `Unknown`, whose `Debug`
 //!     masks the variants' secret fields.
 //! - **Asynchronous writes** answer `202 Accepted` with a `requestId`. Their `send()` returns an
-//!   `Accepted` that dereferences to the typed answer (often `AsyncResult`, with the created
-//!   resource's id) and remembers the request id (`request_id()`) and the tenant the write was sent
-//!   as (`tenant()`); `wait(&WaitOptions)` polls the activity as that tenant until it succeeds or
-//!   fails, and can be called again after a timeout. `send_and_wait(&WaitOptions)` does both and
-//!   returns a `Completed`: the answer (`accepted()`) and the finished activity (`activity()`, or
-//!   both by `into_parts()`). `client.network().wait_for_activity(id, ..)` waits for a request id
-//!   alone, as the client acts (its delegated tenant, if any).
+//!   `Accepted` that dereferences to the typed answer (often `AsyncResult`) and remembers the request
+//!   id (`request_id()`) and the tenant the write was sent as (`tenant()`). `created_id()` is the id
+//!   of what the write created, read wherever the service's answer has it (`response.id` for most
+//!   services, a top-level `id` for identity, MAC registration and workflow services); read it there
+//!   rather than from the typed body. `wait(&WaitOptions)` polls the activity as that tenant until
+//!   it succeeds or fails, and can be called again after a timeout. `send_and_wait(&WaitOptions)`
+//!   does both and returns a `Completed`: the answer (`accepted()`, with `created_id()`) and the
+//!   finished activity (`activity()`, or both by `into_parts()`).
+//!   `client.network().wait_for_activity(id, ..)` waits for a request id alone, as the client acts
+//!   (its delegated tenant, if any).
 //! - **Errors** (`ruckus_one::Error`): `status()`, `code()`, `message()`, `request_id()`,
 //!   `retry_after()` and `is_retryable()`; `Display` is one line with status, code and message. Error
 //!   bodies of every shape the services use are decoded (`ErrorBody`), the raw body is kept, and
-//!   secrets and tokens never appear in any message.
+//!   secrets and tokens never appear in any message. `entries()` lists every entry of the answer (or
+//!   of a failed activity's error) in order, each an `ErrorDetail` with an optional `code`, `field`
+//!   and `message` (plus `reason` and `suggestion`): the items of an `errors` array, the guest
+//!   services' `rootCauseErrors`, one per key of a managed-service-provider `errors` map (the key is
+//!   the `field`), validation sub-errors; `code()` and `message()` are those of the first entry
+//!   that has one.
 //! - **Retries and limits**: `429`, `423` and, for idempotent calls, `502`-`504`, timeouts and
 //!   connection failures are retried with backoff, honouring `Retry-After` (seconds or a date, capped);
 //!   the token endpoint is retried the same way. Every call has an overall deadline (`call_timeout`,

@@ -167,6 +167,7 @@ fn redact_detail(detail: ErrorDetail, redactor: &Redactor) -> ErrorDetail {
     let redact = |text: Option<String>| text.map(|t| redactor.text(&t));
     ErrorDetail {
         code: redact(detail.code),
+        field: redact(detail.field),
         message: redact(detail.message),
         reason: redact(detail.reason),
         suggestion: redact(detail.suggestion),

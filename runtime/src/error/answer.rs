@@ -7,7 +7,7 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use super::text::{MESSAGE_MAX, one_line};
-use crate::error_body::{self, ErrorBody};
+use crate::error_body::{self, ErrorBody, ErrorDetail};
 use crate::operation::ErrorFamily;
 use crate::redact::Redactor;
 
@@ -136,6 +136,12 @@ impl ApiError {
     /// The first service-specific error code of the decoded body, if any.
     pub fn code(&self) -> Option<&str> {
         self.0.detail.code()
+    }
+
+    /// Every entry of the decoded body, in order (see
+    /// [`ErrorBody::entries`]).
+    pub fn entries(&self) -> Vec<ErrorDetail> {
+        self.0.detail.entries()
     }
 }
 

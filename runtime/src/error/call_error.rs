@@ -163,6 +163,46 @@ impl Error {
         }
     }
 
+    /// Every entry of the service's error answer, or of a failed activity's
+    /// error, in order: each with the code, the request field and the
+    /// explanations it has (all optional). Empty for other errors and for
+    /// answers without any text.
+    ///
+    /// Whatever shape the service used (an `errors` array, an `error` object
+    /// with `rootCauseErrors`, an `errors` map of field names, validation
+    /// lists; see [`ErrorBody::entries`](crate::ErrorBody::entries)), this
+    /// lists them all:
+    ///
+    /// ```
+    /// # extern crate ruckus_one_runtime as ruckus_one;
+    /// fn show(e: &ruckus_one::Error) -> Vec<String> {
+    ///     e.entries()
+    ///         .iter()
+    ///         .map(|entry| {
+    ///             let parts = [&entry.code, &entry.field, &entry.message];
+    ///             let parts: Vec<&str> = parts.iter().filter_map(|p| p.as_deref()).collect();
+    ///             parts.join(": ")
+    ///         })
+    ///         .collect()
+    /// }
+    /// assert!(show(&ruckus_one::Error::Timeout).is_empty());
+    /// ```
+    ///
+    /// A failed activity whose `error` text is not JSON of a known shape
+    /// gives one entry with that text as its message.
+    pub fn entries(&self) -> Vec<ErrorDetail> {
+        match self {
+            Error::Api(e) => e.entries(),
+            Error::Activity(e) if e.details().is_empty() => e
+                .error_text()
+                .map(ErrorDetail::of_message)
+                .into_iter()
+                .collect(),
+            Error::Activity(e) => e.details().to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The undecoded response body, for API and decode errors.
     pub fn raw_body(&self) -> Option<&[u8]> {
         match self {

@@ -138,6 +138,7 @@ fn activity_errors_parse_json_in_the_error_text() {
     assert_eq!(activity.errors()[0].reason.as_deref(), Some("r"));
     assert_eq!(failed.code(), Some("WIFI-10123"));
     assert_eq!(failed.message(), Some("VLAN in use"));
+    assert_eq!(failed.entries(), activity.errors());
     assert_eq!(
         failed.to_string(),
         "activity req failed: WIFI-10123: VLAN in use"
@@ -155,6 +156,10 @@ fn activity_errors_parse_json_in_the_error_text() {
     assert_eq!(activity.error_text(), Some("it broke"));
     assert_eq!(plain.code(), None);
     assert_eq!(plain.message(), Some("it broke"));
+    let entries = plain.entries();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].message.as_deref(), Some("it broke"));
+    assert_eq!(entries[0].code, None);
     assert_eq!(plain.to_string(), "activity req failed: it broke");
     let timeout = Error::activity(ActivityError::timed_out(
         "req",
@@ -164,6 +169,8 @@ fn activity_errors_parse_json_in_the_error_text() {
     ));
     assert_eq!(timeout.code(), None);
     assert_eq!(timeout.message(), None);
+    assert!(timeout.entries().is_empty());
+    assert!(Error::Timeout.entries().is_empty());
 }
 
 #[test]

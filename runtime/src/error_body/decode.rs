@@ -22,18 +22,11 @@ pub(super) const ORDER: [ErrorFamily; 6] = [
     ErrorFamily::StatusMessage,
 ];
 
-/// Whether `detail` has no text at all.
-fn is_empty(detail: &ErrorDetail) -> bool {
-    detail.code.is_none()
-        && detail.message.is_none()
-        && detail.reason.is_none()
-        && detail.suggestion.is_none()
-}
-
 /// An entry from an error object.
 fn detail_of_map(map: &Map<String, Value>) -> ErrorDetail {
     ErrorDetail {
         code: text(map, "code"),
+        field: text(map, "field"),
         message: text(map, "message"),
         reason: text(map, "reason"),
         suggestion: text(map, "suggestion"),
@@ -41,13 +34,10 @@ fn detail_of_map(map: &Map<String, Value>) -> ErrorDetail {
 }
 
 /// An entry from an error object or a string.
-fn detail_of_value(value: &Value) -> Option<ErrorDetail> {
+pub(super) fn detail_of_value(value: &Value) -> Option<ErrorDetail> {
     match value {
         Value::Object(map) => Some(detail_of_map(map)),
-        Value::String(message) => Some(ErrorDetail {
-            message: Some(message.clone()),
-            ..ErrorDetail::default()
-        }),
+        Value::String(message) => Some(ErrorDetail::of_message(message)),
         _ => None,
     }
 }
@@ -69,11 +59,11 @@ pub(crate) fn decode(declared: ErrorFamily, raw: &[u8]) -> (ErrorBody, Option<St
 /// or strings. Empty when the text is not such JSON.
 pub(crate) fn details_of_text(text: &str) -> Vec<ErrorDetail> {
     match serde_json::from_str::<Value>(text.trim()) {
-        Ok(Value::Object(map)) => decode_map(ErrorFamily::ErrorsArray, &map).details(),
+        Ok(Value::Object(map)) => decode_map(ErrorFamily::ErrorsArray, &map).entries(),
         Ok(Value::Array(items)) => items
             .iter()
             .filter_map(detail_of_value)
-            .filter(|d| !is_empty(d))
+            .filter(|d| !d.is_empty())
             .collect(),
         _ => Vec::new(),
     }
@@ -127,6 +117,10 @@ fn decode_as(family: ErrorFamily, map: &Map<String, Value>) -> ErrorBody {
             error: match map.get("error") {
                 Some(Value::Object(error)) => detail_of_map(error),
                 _ => ErrorDetail::default(),
+            },
+            root_causes: match map.get("error") {
+                Some(Value::Object(error)) => details(error, "rootCauseErrors"),
+                _ => Vec::new(),
             },
         }),
         ErrorFamily::FlatObject => ErrorBody::FlatObject(FlatObjectBody {

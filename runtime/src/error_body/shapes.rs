@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::decode::detail_of_value;
+
 /// The decoded body of an error answer.
 ///
 /// A body is decoded as the operation's declared error family (`error_family` in the spec) when it
@@ -33,7 +35,8 @@ use serde_json::Value;
 pub enum ErrorBody {
     /// `{"requestId": "...", "errors": [...]}` (configuration and analytics services).
     ErrorsArray(ErrorsArrayBody),
-    /// `{"error": {...}, "requestId": "..."}` (events and alarms, entitlement queries).
+    /// `{"error": {...}, "requestId": "..."}` (events and alarms, entitlement queries, and guest
+    /// services with `{"error": {"rootCauseErrors": [...]}}`).
     ErrorObject(ErrorObjectBody),
     /// `{"status", "timestamp", "message", "debugMessage", "subErrors"}` (identity services,
     /// message templates, workflows, policies).
@@ -49,12 +52,17 @@ pub enum ErrorBody {
     Raw,
 }
 
-/// One entry of an error body: a service-specific code and explanations.
+/// One entry of an error: a service-specific code, the request field it is
+/// about, and explanations. Every part is optional: services fill in
+/// different ones.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ErrorDetail {
     /// Service-prefixed code such as `WIFI-10001`.
     pub code: Option<String>,
+    /// The request field the entry is about: the key of an `errors` map, or
+    /// the `field` of a validation entry.
+    pub field: Option<String>,
     /// What went wrong.
     pub message: Option<String>,
     /// Why it went wrong.
@@ -81,6 +89,9 @@ pub struct ErrorObjectBody {
     pub request_id: Option<String>,
     /// The `error` object.
     pub error: ErrorDetail,
+    /// The `rootCauseErrors` entries of the `error` object (guest services
+    /// put their codes and messages there).
+    pub root_causes: Vec<ErrorDetail>,
 }
 
 /// Body of the [`ErrorFamily::StatusMessage`](crate::ErrorFamily::StatusMessage) shape.
@@ -154,8 +165,10 @@ impl ErrorBody {
     pub fn message(&self) -> Option<&str> {
         match self {
             ErrorBody::ErrorsArray(body) => first_text(&body.errors),
-            ErrorBody::ErrorObject(ErrorObjectBody { error, .. })
-            | ErrorBody::FlatObject(FlatObjectBody { error, .. }) => error.text(),
+            ErrorBody::ErrorObject(body) => {
+                body.error.text().or_else(|| first_text(&body.root_causes))
+            }
+            ErrorBody::FlatObject(FlatObjectBody { error, .. }) => error.text(),
             ErrorBody::ErrorsMap(body) => body.errors.values().next().map(String::as_str),
             ErrorBody::StatusMessage(body) => body
                 .message
@@ -185,45 +198,72 @@ impl ErrorBody {
             | ErrorBody::Portal(PortalBody { errors, .. }) => {
                 errors.iter().find_map(|e| e.code.as_deref())
             }
-            ErrorBody::ErrorObject(ErrorObjectBody { error, .. })
-            | ErrorBody::FlatObject(FlatObjectBody { error, .. }) => error.code.as_deref(),
+            ErrorBody::ErrorObject(body) => body
+                .error
+                .code
+                .as_deref()
+                .or_else(|| body.root_causes.iter().find_map(|e| e.code.as_deref())),
+            ErrorBody::FlatObject(FlatObjectBody { error, .. }) => error.code.as_deref(),
             ErrorBody::ErrorsMap(_) | ErrorBody::Raw => None,
         }
     }
 
-    /// The body's entries as a list of details: the `errors` entries of
-    /// shapes that have them, else one detail with the body's message.
-    pub(crate) fn details(&self) -> Vec<ErrorDetail> {
-        let message_only = |message: Option<&str>| {
-            message
-                .map(|m| ErrorDetail {
-                    message: Some(m.to_owned()),
-                    ..ErrorDetail::default()
-                })
-                .into_iter()
-                .collect()
-        };
-        match self {
+    /// Every entry of the body, in the body's order, each with whatever
+    /// code, field and explanations it has:
+    ///
+    /// | family | entries |
+    /// |---|---|
+    /// | `ErrorsArray` | the `errors` entries |
+    /// | `ErrorObject` | the `error` object (when it has a text), then its `rootCauseErrors` |
+    /// | `FlatObject` | the body itself |
+    /// | `ErrorsMap` | one per key of `errors`, in key order, the key as [`field`](ErrorDetail::field) |
+    /// | `StatusMessage` | the `errors`, `subErrors` and `nestedErrors` entries; without any, the body's message |
+    /// | `Portal` | the `errors` entries, then each of `validationErrors`; without any, the body's message |
+    /// | `Raw` | none |
+    ///
+    /// Entries without any text are left out.
+    pub fn entries(&self) -> Vec<ErrorDetail> {
+        let entries: Vec<ErrorDetail> = match self {
             ErrorBody::ErrorsArray(body) => body.errors.clone(),
-            ErrorBody::ErrorObject(ErrorObjectBody { error, .. })
-            | ErrorBody::FlatObject(FlatObjectBody { error, .. }) => vec![error.clone()],
+            ErrorBody::ErrorObject(body) => std::iter::once(&body.error)
+                .chain(&body.root_causes)
+                .cloned()
+                .collect(),
+            ErrorBody::FlatObject(body) => vec![body.error.clone()],
             ErrorBody::ErrorsMap(body) => body
                 .errors
                 .iter()
                 .map(|(field, message)| ErrorDetail {
-                    message: Some(format!("{field}: {message}")),
+                    field: Some(field.clone()),
+                    message: Some(message.clone()),
                     ..ErrorDetail::default()
                 })
                 .collect(),
-            ErrorBody::StatusMessage(StatusMessageBody { errors, .. })
-            | ErrorBody::Portal(PortalBody { errors, .. })
-                if !errors.is_empty() =>
-            {
-                errors.clone()
-            }
-            ErrorBody::StatusMessage(_) | ErrorBody::Portal(_) => message_only(self.message()),
+            ErrorBody::StatusMessage(body) => body
+                .errors
+                .iter()
+                .cloned()
+                .chain(body.sub_errors.iter().filter_map(detail_of_value))
+                .chain(body.nested_errors.iter().filter_map(detail_of_value))
+                .collect(),
+            ErrorBody::Portal(body) => body
+                .errors
+                .iter()
+                .cloned()
+                .chain(
+                    body.validation_errors
+                        .iter()
+                        .map(|m| ErrorDetail::of_message(m)),
+                )
+                .collect(),
             ErrorBody::Raw => Vec::new(),
+        };
+        let mut entries: Vec<ErrorDetail> = entries.into_iter().filter(|e| !e.is_empty()).collect();
+        if entries.is_empty() && matches!(self, ErrorBody::StatusMessage(_) | ErrorBody::Portal(_))
+        {
+            entries.extend(self.message().map(ErrorDetail::of_message));
         }
+        entries
     }
 }
 
@@ -232,6 +272,23 @@ fn first_text(details: &[ErrorDetail]) -> Option<&str> {
 }
 
 impl ErrorDetail {
+    /// An entry with only a message.
+    pub(crate) fn of_message(message: &str) -> ErrorDetail {
+        ErrorDetail {
+            message: Some(message.to_owned()),
+            ..ErrorDetail::default()
+        }
+    }
+
+    /// Whether the entry has no text at all.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.code.is_none()
+            && self.field.is_none()
+            && self.message.is_none()
+            && self.reason.is_none()
+            && self.suggestion.is_none()
+    }
+
     /// The first of the message, the reason and the code.
     pub(crate) fn text(&self) -> Option<&str> {
         self.message

@@ -118,8 +118,9 @@ fn errors_map() {
     assert_eq!(b.errors["x"], r#"{"n":1}"#);
     assert_eq!(body.message(), Some("too old")); // key order: age, name, x
     assert_eq!(body.code(), None);
-    assert_eq!(body.details().len(), 3);
-    assert_eq!(body.details()[0].message.as_deref(), Some("age: too old"));
+    assert_eq!(body.entries().len(), 3);
+    assert_eq!(body.entries()[0].message.as_deref(), Some("too old"));
+    assert_eq!(body.entries()[0].field.as_deref(), Some("age"));
 }
 
 #[test]

@@ -5840,15 +5840,10 @@ pub struct AsyncResult {
     /// Wire name `requestId`; `string`; optional.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly (not required); payloads ui-fixtures/create_wifi_calling_service_profile_v1/01.json).
     pub request_id: Option<String>,
-    /// Result details; often the created resource's id.
+    /// Result details; often the created or changed object. The id of what a write created is read by `created_id()` of the `Accepted` answer, wherever the service puts it (here or, for some services, a top-level `id`, kept among the additional fields).
     ///
     /// Wire name `response`; `json`; optional.
     pub response: Option<serde_json::Value>,
-    /// Identifier of the created or changed resource, where the service gives it.
-    ///
-    /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AsycRequestResponse).
-    pub id: Option<String>,
     /// Application policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
     pub application_policy: Option<serde_json::Value>,
     /// Auto cleanup (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
@@ -5873,6 +5868,8 @@ pub struct AsyncResult {
     pub expiration_enabled: Option<bool>,
     /// Expiration type (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub expiration_type: Option<String>,
+    /// ID (may be null). Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
+    pub id: Option<String>,
     /// Identity group ID (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub identity_group_id: Option<String>,
     /// L2 ACL policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
@@ -5938,7 +5935,6 @@ impl serde::Serialize for AsyncResult {
             w.optional("links", &v.links);
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
-            w.optional("id", &v.id);
             w.optional("applicationPolicy", &v.application_policy);
             w.optional("autoCleanup", &v.auto_cleanup);
             w.optional("content", &v.content);
@@ -5951,6 +5947,7 @@ impl serde::Serialize for AsyncResult {
             w.optional("expirationDate", &v.expiration_date);
             w.optional("expirationEnabled", &v.expiration_enabled);
             w.optional("expirationType", &v.expiration_type);
+            w.optional("id", &v.id);
             w.optional("identityGroupId", &v.identity_group_id);
             w.optional("l2AclPolicy", &v.l2_acl_policy);
             w.optional("l3AclPolicy", &v.l3_acl_policy);
@@ -6009,7 +6006,6 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
                 links: f.optional("links"),
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
-                id: f.optional("id"),
                 application_policy: f.optional("applicationPolicy"),
                 auto_cleanup: f.optional("autoCleanup"),
                 content: f.optional("content"),
@@ -6022,6 +6018,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
                 expiration_date: f.optional("expirationDate"),
                 expiration_enabled: f.optional("expirationEnabled"),
                 expiration_type: f.optional("expirationType"),
+                id: f.optional("id"),
                 identity_group_id: f.optional("identityGroupId"),
                 l2_acl_policy: f.optional("l2AclPolicy"),
                 l3_acl_policy: f.optional("l3AclPolicy"),
@@ -6078,7 +6075,6 @@ impl AsyncResult {
             links: None,
             request_id: None,
             response: None,
-            id: None,
             application_policy: None,
             auto_cleanup: None,
             content: None,
@@ -6091,6 +6087,7 @@ impl AsyncResult {
             expiration_date: None,
             expiration_enabled: None,
             expiration_type: None,
+            id: None,
             identity_group_id: None,
             l2_acl_policy: None,
             l3_acl_policy: None,
@@ -6120,11 +6117,6 @@ impl AsyncResult {
     /// Sets `response`.
     pub fn with_response(mut self, value: impl Into<serde_json::Value>) -> Self {
         self.response = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
         self
     }
     /// Sets `applicationPolicy`.
@@ -6188,6 +6180,11 @@ impl AsyncResult {
     /// Sets `expirationType`.
     pub fn with_expiration_type(mut self, value: impl Into<String>) -> Self {
         self.expiration_type = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
         self
     }
     /// Sets `identityGroupId`.

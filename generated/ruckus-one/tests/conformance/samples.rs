@@ -2418,7 +2418,6 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
                 )
                 .with_request_id("sample".to_owned())
                 .with_response(serde_json::json!({ "sample" : true }))
-                .with_id("sample".to_owned())
                 .with_application_policy(serde_json::json!({ "sample" : true }))
                 .with_auto_cleanup(true)
                 .with_content(serde_json::json!({ "sample" : true }))
@@ -2431,6 +2430,7 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
                 .with_expiration_date("sample".to_owned())
                 .with_expiration_enabled(true)
                 .with_expiration_type("sample".to_owned())
+                .with_id("sample".to_owned())
                 .with_identity_group_id("sample".to_owned())
                 .with_l2_acl_policy(serde_json::json!({ "sample" : true }))
                 .with_l3_acl_policy(serde_json::json!({ "sample" : true }))
@@ -2466,7 +2466,6 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
             ),
             ("requestId", serde_json::Value::from("sample")),
             ("response", serde_json::json!({ "sample" : true })),
-            ("id", serde_json::Value::from("sample")),
             ("applicationPolicy", serde_json::json!({ "sample" : true })),
             ("autoCleanup", serde_json::Value::from(true)),
             ("content", serde_json::json!({ "sample" : true })),
@@ -2485,6 +2484,7 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
             ("expirationDate", serde_json::Value::from("sample")),
             ("expirationEnabled", serde_json::Value::from(true)),
             ("expirationType", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
             ("identityGroupId", serde_json::Value::from("sample")),
             ("l2AclPolicy", serde_json::json!({ "sample" : true })),
             ("l3AclPolicy", serde_json::json!({ "sample" : true })),
