@@ -65,6 +65,30 @@ pub enum Command {
     Fuzz(FuzzArgs),
     /// Fail when a hand-written file is over 600 lines or a function over 100.
     Tidy,
+    /// Package the published crates; fail over crates.io's size or feature limits.
+    PackageCheck(PackageCheckArgs),
+    /// Print (or add to CHANGELOG.md) a release's entry from the spec diff since BASE.
+    Changelog(ChangelogArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PackageCheckArgs {
+    /// Also build every package from its .crate (`cargo package` without `--no-verify`).
+    #[arg(long)]
+    pub verify: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ChangelogArgs {
+    /// The git revision of the previous release (its spec is the diff's base).
+    #[arg(value_name = "BASE")]
+    pub rev: String,
+    /// The release date (default: today, UTC).
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub date: Option<String>,
+    /// Insert the entry into CHANGELOG.md (above the newest entry) instead of printing it.
+    #[arg(long)]
+    pub write: bool,
 }
 
 /// `--spec` and `--out` of `generate`, `check` and `list`. Without either, the workspace's own

@@ -83,6 +83,46 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     }
 }
 
+fn compare(
+    old: &ruckus_codegen::ir::Ir,
+    new: &ruckus_codegen::ir::Ir,
+    base: String,
+    target: String,
+) -> render::Report {
+    render::Report {
+        base,
+        target,
+        krate: new.krate.name.clone(),
+        base_version: old.krate.version.clone(),
+        version: new.krate.version.clone(),
+        changes: api::compare(old, new),
+    }
+}
+
+/// `cargo xtask diff BASE --json` of the workspace's spec, as a value (`cargo xtask
+/// changelog`). A base that does not load is an error here: there is nothing to list.
+pub fn json_since(rev: &str) -> Result<serde_json::Value, String> {
+    enter_root()?;
+    let spec = PathBuf::from(SPEC);
+    let new = ruckus_codegen::build(&spec).map_err(|d| {
+        format!(
+            "{}the spec ({}) does not load",
+            diagnostics(&d),
+            spec.display()
+        )
+    })?;
+    let opts = DiffArgs {
+        rev: Some(rev.to_owned()),
+        json: true,
+        fail_on: None,
+        spec: None,
+        base_spec: None,
+    };
+    let (old, base) = load_base(&opts, &spec)??;
+    let report = compare(&old, &new, base, render::WORKING_TREE.to_owned());
+    serde_json::from_str(&render::json(&report)).map_err(|e| format!("diff JSON: {e}"))
+}
+
 fn report(opts: &DiffArgs) -> Result<ExitCode, String> {
     let spec = match &opts.spec {
         Some(s) => s.clone(),
@@ -116,14 +156,7 @@ fn report(opts: &DiffArgs) -> Result<ExitCode, String> {
         Some(s) => s.display().to_string(),
         None => render::WORKING_TREE.to_owned(),
     };
-    let report = render::Report {
-        base,
-        target,
-        krate: new.krate.name.clone(),
-        base_version: old.krate.version.clone(),
-        version: new.krate.version.clone(),
-        changes: api::compare(&old, &new),
-    };
+    let report = compare(&old, &new, base, target);
     out(&if opts.json {
         render::json(&report)
     } else {

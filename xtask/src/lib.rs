@@ -19,6 +19,12 @@
 //!   N randomly mutated specs; prints panics, hangs, unlocated diagnostics and accepted specs
 //!   whose output is broken (see `fuzz.rs`).
 //!
+//! - `cargo xtask package-check [--verify]`: `cargo package` of the published crates (runtime,
+//!   client, simulator), their `.crate` sizes and feature counts against crates.io's limits (see
+//!   `package.rs`).
+//! - `cargo xtask changelog BASE [--date D] [--write]`: a CHANGELOG.md entry for the crate's
+//!   version from `cargo xtask diff BASE --json` (see `changelog.rs`).
+//!
 //! - `cargo xtask tidy`: no hand-written file of the generator, xtask, test support or benchmarks
 //!   over 600 lines, no function over 100 (see `tidy.rs`).
 //!
@@ -31,6 +37,7 @@
 
 pub mod audit;
 pub mod bench;
+pub mod changelog;
 pub mod cli;
 pub mod diff;
 pub mod fuzz;
@@ -38,5 +45,6 @@ pub mod gencache;
 pub mod generate;
 pub mod import;
 pub mod mutate;
+pub mod package;
 pub mod tidy;
 pub mod workspace;

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 use xtask::cli::{Cli, Command};
 use xtask::workspace::workspace_root;
-use xtask::{audit, bench, diff, fuzz, generate, import, tidy};
+use xtask::{audit, bench, changelog, diff, fuzz, generate, import, package, tidy};
 
 fn main() -> ExitCode {
     let cli = Cli::from_env();
@@ -20,6 +20,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&workspace_root(), args),
         Command::Fuzz(args) => fuzz::run(&workspace_root(), args),
         Command::Tidy => tidy::run(),
+        Command::PackageCheck(args) => package::run(&workspace_root(), args.verify),
+        Command::Changelog(args) => changelog::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,10 +24,11 @@ pub const RESERVED_CLIENT_METHODS: &[&str] =
 pub fn cargo_toml(ir: &Ir) -> String {
     let mut s = format!("# {}\n", super::text::PREAMBLE);
     s.push_str(&format!(
-        "[package]\nname = \"{}\"\nversion = \"{}\"\ndescription = {}\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n",
+        "[package]\nname = \"{}\"\nversion = \"{}\"\ndescription = {}\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\n{}\n",
         ir.krate.name,
         ir.krate.version,
-        toml_str(&ir.krate.description.replace('"', "'"))
+        toml_str(&ir.krate.description.replace('"', "'")),
+        package_publishing(ir)
     ));
     // Always present, so dependents can name it whether or not the spec has experimental
     // operations today.
@@ -59,6 +60,20 @@ pub fn cargo_toml(ir: &Ir) -> String {
     s.push_str("[dependencies]\nruckus-one-runtime = { workspace = true, default-features = false }\nserde = { workspace = true }\nserde_json = { workspace = true }\nbytes = { workspace = true }\n");
     s.push_str("\n# The generated conformance test (tests/conformance) calls every operation against a local server.\n[dev-dependencies]\ntokio = { workspace = true, features = [\"macros\", \"rt-multi-thread\"] }\nwiremock = { workspace = true }\n");
     s
+}
+
+/// The `[package]` lines on publishing. A crate whose spec names a guide (the workspace
+/// README's text between its crate-guide markers) is the published client: its crates.io page
+/// shows that README, and the project's facts (repository, keywords, categories) come from the
+/// workspace's `[workspace.package]`. Other crates (the fixtures) stay unpublished test crates.
+fn package_publishing(ir: &Ir) -> String {
+    if ir.krate.guide.is_none() {
+        return "publish.workspace = true\n".to_owned();
+    }
+    format!(
+        "repository.workspace = true\ndocumentation = \"https://docs.rs/{}\"\nreadme.workspace = true\nkeywords.workspace = true\ncategories.workspace = true\npublish = true\n",
+        ir.krate.name
+    )
 }
 
 /// `lib.rs`: crate docs, the top-level `Client`, the auth settings and the API modules.
