@@ -52,7 +52,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         page_count += 1;
         for ap in page.data.unwrap_or_default() {
             aps += 1;
-            // Rows are raw JSON: the spec does not type the fields of an AP row.
+            // A page keeps its rows as raw JSON (the page type is shared by many queries);
+            // `.items()` instead of `.pages()` yields each row typed, as a `VenueApRow`.
             let field = |name: &str| ap.get(name).and_then(Value::as_str).unwrap_or("?");
             println!(
                 "  {:<14} {:<12} {:<6} {:<12} {}",
