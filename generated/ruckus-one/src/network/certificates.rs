@@ -6719,7 +6719,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Request body (json, required): `UpdateServerCertificate`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificates/{certId}")]
@@ -6744,7 +6744,7 @@ impl<'a> CertificatesClient<'a> {
     /// `DELETE /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCert).
@@ -6785,7 +6785,7 @@ impl<'a> CertificatesClient<'a> {
     /// `POST /certificateAuthorities` on the `network` API.
     ///
     /// - Request body (json, required): `CertificateAuthority`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateAuthority::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities")]
@@ -6828,7 +6828,7 @@ impl<'a> CertificatesClient<'a> {
     /// `DELETE /certificateAuthorities/{caId}` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateAuthority::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCa).
@@ -6880,7 +6880,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateTemplate`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities/{caId}/templates")]
@@ -6906,7 +6906,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateAuthority`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSubCertificateAuthority::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities/{caId}/subCas")]
@@ -6964,7 +6964,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `Certificate`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities/{caId}/certificates")]
@@ -7042,7 +7042,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `UpdateCertificateTemplate`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificateTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateTemplates/{templateId}")]
@@ -7067,7 +7067,7 @@ impl<'a> CertificatesClient<'a> {
     /// `DELETE /certificateTemplates/{templateId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteTemplate).
@@ -7119,7 +7119,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `ScepKey`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateScepKey::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
@@ -7199,7 +7199,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Path parameter `scepKeyId`: Identifier of the SCEP key.
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteScepKey::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteScepKey).
@@ -8639,7 +8639,10 @@ impl<'a> PatchCertificate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8650,7 +8653,7 @@ impl<'a> PatchCertificate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8669,7 +8672,7 @@ impl<'a> PatchCertificate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8743,7 +8746,10 @@ impl<'a> DeleteCertificate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8754,7 +8760,7 @@ impl<'a> DeleteCertificate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8773,7 +8779,7 @@ impl<'a> DeleteCertificate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8904,7 +8910,10 @@ impl<'a> CreateCertificateAuthority<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8915,7 +8924,7 @@ impl<'a> CreateCertificateAuthority<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8934,7 +8943,7 @@ impl<'a> CreateCertificateAuthority<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9086,7 +9095,10 @@ impl<'a> DeleteCertificateAuthority<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9097,7 +9109,7 @@ impl<'a> DeleteCertificateAuthority<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9116,7 +9128,7 @@ impl<'a> DeleteCertificateAuthority<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9285,7 +9297,10 @@ impl<'a> CreateCertificateTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9296,7 +9311,7 @@ impl<'a> CreateCertificateTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9315,7 +9330,7 @@ impl<'a> CreateCertificateTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9389,7 +9404,10 @@ impl<'a> CreateSubCertificateAuthority<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9400,7 +9418,7 @@ impl<'a> CreateSubCertificateAuthority<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9419,7 +9437,7 @@ impl<'a> CreateSubCertificateAuthority<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9588,7 +9606,10 @@ impl<'a> CreateCertificate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9599,7 +9620,7 @@ impl<'a> CreateCertificate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9618,7 +9639,7 @@ impl<'a> CreateCertificate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9868,7 +9889,10 @@ impl<'a> PatchCertificateTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9879,7 +9903,7 @@ impl<'a> PatchCertificateTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9898,7 +9922,7 @@ impl<'a> PatchCertificateTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9972,7 +9996,10 @@ impl<'a> DeleteCertificateTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9983,7 +10010,7 @@ impl<'a> DeleteCertificateTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10002,7 +10029,7 @@ impl<'a> DeleteCertificateTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10171,7 +10198,10 @@ impl<'a> CreateScepKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10182,7 +10212,7 @@ impl<'a> CreateScepKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10201,7 +10231,7 @@ impl<'a> CreateScepKey<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10469,7 +10499,10 @@ impl<'a> DeleteScepKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10480,7 +10513,7 @@ impl<'a> DeleteScepKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10499,7 +10532,7 @@ impl<'a> DeleteScepKey<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -2288,7 +2288,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `UpdateDpskService::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2318,7 +2318,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `PatchDpskService::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2347,7 +2347,7 @@ impl<'a> DpskClient<'a> {
     /// `DELETE /dpskServices/{poolId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `DeleteDpskService::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2601,7 +2601,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `array<string>`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `DeleteDpskServicePassphrases::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2632,7 +2632,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `CreateIdentityGroupDpskService::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2660,7 +2660,7 @@ impl<'a> DpskClient<'a> {
     /// `POST /templates/dpskServices` on the `network` API.
     ///
     /// - Request body (json, required): `DpskPool`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2713,7 +2713,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Request body (json, required): `DpskPool`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2743,7 +2743,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Request body (json, required): `DpskPool`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2772,7 +2772,7 @@ impl<'a> DpskClient<'a> {
     /// `DELETE /templates/dpskServices/{poolTemplateId}` on the `network` API.
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2826,7 +2826,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `CreateTemplateIdentityGroupDpskService::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -3567,7 +3567,10 @@ impl<'a> UpdateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3578,7 +3581,7 @@ impl<'a> UpdateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3597,7 +3600,7 @@ impl<'a> UpdateDpskService<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3683,7 +3686,10 @@ impl<'a> PatchDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3694,7 +3700,7 @@ impl<'a> PatchDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3713,7 +3719,7 @@ impl<'a> PatchDpskService<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3793,7 +3799,10 @@ impl<'a> DeleteDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3804,7 +3813,7 @@ impl<'a> DeleteDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3823,7 +3832,7 @@ impl<'a> DeleteDpskService<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4613,7 +4622,10 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4624,7 +4636,7 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4643,7 +4655,7 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4717,7 +4729,10 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4728,7 +4743,7 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4747,7 +4762,7 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4800,7 +4815,10 @@ impl<'a> CreateTemplateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4811,7 +4829,7 @@ impl<'a> CreateTemplateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4830,7 +4848,7 @@ impl<'a> CreateTemplateDpskService<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4946,7 +4964,10 @@ impl<'a> UpdateTemplateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4957,7 +4978,7 @@ impl<'a> UpdateTemplateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4976,7 +4997,7 @@ impl<'a> UpdateTemplateDpskService<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5029,7 +5050,10 @@ impl<'a> PatchTemplateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5040,7 +5064,7 @@ impl<'a> PatchTemplateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5059,7 +5083,7 @@ impl<'a> PatchTemplateDpskService<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5112,7 +5136,10 @@ impl<'a> DeleteTemplateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5123,7 +5150,7 @@ impl<'a> DeleteTemplateDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5142,7 +5169,7 @@ impl<'a> DeleteTemplateDpskService<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5293,7 +5320,10 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5304,7 +5334,7 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5323,7 +5353,7 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

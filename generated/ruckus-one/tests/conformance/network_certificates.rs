@@ -76,7 +76,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::UpdateServerCertificate as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -92,8 +94,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "patch_certificate");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "patch_certificate: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_certificate: decoded value differs from the sample"
         );
     }
     {
@@ -106,7 +108,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -119,8 +123,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_certificate");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "delete_certificate: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_certificate: decoded value differs from the sample"
         );
     }
     {
@@ -157,7 +161,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::CertificateAuthority as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -172,7 +178,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "create_certificate_authority");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "create_certificate_authority: decoded value differs from the sample"
         );
     }
@@ -215,7 +222,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -228,7 +237,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_certificate_authority");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "delete_certificate_authority: decoded value differs from the sample"
         );
     }
@@ -277,7 +287,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::CertificateTemplate as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -293,7 +305,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "create_certificate_template");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "create_certificate_template: decoded value differs from the sample"
         );
     }
@@ -309,7 +322,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::CertificateAuthority as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -325,7 +340,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "create_sub_certificate_authority");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "create_sub_certificate_authority: decoded value differs from the sample"
         );
     }
@@ -375,7 +391,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::Certificate as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -391,8 +409,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "create_certificate");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "create_certificate: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_certificate: decoded value differs from the sample"
         );
     }
     {
@@ -470,7 +488,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::UpdateCertificateTemplate as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -486,7 +506,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "patch_certificate_template");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "patch_certificate_template: decoded value differs from the sample"
         );
     }
@@ -500,7 +521,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -513,7 +536,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_certificate_template");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "delete_certificate_template: decoded value differs from the sample"
         );
     }
@@ -562,7 +586,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::ScepKey as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -578,8 +604,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "create_scep_key");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "create_scep_key: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_scep_key: decoded value differs from the sample"
         );
     }
     {
@@ -648,7 +674,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -661,8 +689,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_scep_key");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "delete_scep_key: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_scep_key: decoded value differs from the sample"
         );
     }
     {

@@ -135,7 +135,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPool as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -151,8 +153,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "update_dpsk_service");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "update_dpsk_service: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -167,7 +169,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPool as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -183,8 +187,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "patch_dpsk_service");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "patch_dpsk_service: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -197,7 +201,9 @@ async fn network_dpsk() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -210,8 +216,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "delete_dpsk_service");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "delete_dpsk_service: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -460,7 +466,9 @@ async fn network_dpsk() {
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -473,7 +481,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "delete_dpsk_service_passphrases");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "delete_dpsk_service_passphrases: decoded value differs from the sample"
         );
     }
@@ -489,7 +498,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPool as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -505,7 +516,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "create_identity_group_dpsk_service");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "create_identity_group_dpsk_service: decoded value differs from the sample"
         );
     }
@@ -521,7 +533,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPool as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -536,7 +550,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "create_template_dpsk_service");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "create_template_dpsk_service: decoded value differs from the sample"
         );
     }
@@ -580,7 +595,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPool as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -596,7 +613,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "update_template_dpsk_service");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "update_template_dpsk_service: decoded value differs from the sample"
         );
     }
@@ -612,7 +630,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPool as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -628,7 +648,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "patch_template_dpsk_service");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "patch_template_dpsk_service: decoded value differs from the sample"
         );
     }
@@ -642,7 +663,9 @@ async fn network_dpsk() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -655,7 +678,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "delete_template_dpsk_service");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "delete_template_dpsk_service: decoded value differs from the sample"
         );
     }
@@ -704,7 +728,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPool as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -720,7 +746,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "create_template_identity_group_dpsk_service");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "create_template_identity_group_dpsk_service: decoded value differs from the sample"
         );
     }

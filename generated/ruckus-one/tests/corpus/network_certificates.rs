@@ -39,7 +39,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificates/{certId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::UpdateServerCertificate> as Decode,
         ),
@@ -52,7 +52,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificates/{certId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -74,7 +74,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateAuthorities",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::CertificateAuthority> as Decode,
         ),
@@ -100,7 +100,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateAuthorities/{caId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -124,7 +124,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateAuthorities/{caId}/templates",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::CertificateTemplate> as Decode,
         ),
@@ -137,7 +137,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateAuthorities/{caId}/subCas",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::CertificateAuthority> as Decode,
         ),
@@ -163,7 +163,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateAuthorities/{caId}/certificates",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::certificates::Certificate> as Decode),
         items: None,
     });
@@ -202,7 +202,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::UpdateCertificateTemplate>
                 as Decode,
@@ -216,7 +216,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -241,7 +241,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/scepKeys",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::certificates::ScepKey> as Decode),
         items: None,
     });
@@ -277,7 +277,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });

@@ -71,7 +71,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         items: None,
     });
@@ -86,7 +86,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         items: None,
     });
@@ -101,7 +101,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -227,7 +227,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<Vec<String>> as Decode),
         items: None,
     });
@@ -238,7 +238,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/identityGroups/{identityGroupId}/dpskServices",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         items: None,
     });
@@ -249,7 +249,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/dpskServices",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         items: None,
     });
@@ -271,7 +271,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/dpskServices/{poolTemplateId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         items: None,
     });
@@ -282,7 +282,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/dpskServices/{poolTemplateId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         items: None,
     });
@@ -293,7 +293,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/dpskServices/{poolTemplateId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -317,7 +317,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/identityGroups/{identityGroupId}/dpskServices",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         items: None,
     });
