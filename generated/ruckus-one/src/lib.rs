@@ -181,6 +181,16 @@
 //!   `activity polled` event per poll. Select them by the target, e.g. `RUST_LOG=ruckus_one_runtime=debug`
 //!   with tracing-subscriber's `EnvFilter`. Nothing is recorded without a subscriber, and never a
 //!   secret, a token, a header or a body.
+//! - **What the masking recognises**: every text the client keeps from an answer (error bodies,
+//!   failed activities, request ids, undecodable answers) and every `Debug` masks the client secret,
+//!   the unit token and the access tokens as `***`: as they are, in any letter case, JSON-escaped,
+//!   percent-encoded once or twice, form-encoded, as HTML character references, in hex, and in
+//!   base64 or base64url (alone or inside a longer base64 text). It does not recognise a secret
+//!   that was cut (only a part of it, or a prefix of it in the middle of a text), base64 broken
+//!   into lines, base64 of a text in which the secret was first form- or percent-encoded, or three
+//!   or more rounds of percent-encoding: each would mean searching for every fragment or every
+//!   transformation of a secret, which would also mask ordinary text. A service that echoes a
+//!   secret that way is not one the client can protect you from; do not log its raw answers.
 //! - **Anything else**: `client.network().raw(Method::Get, "/path")` sends any request through the same
 //!   authentication, tenant header, retries and typed errors.
 //! - **Cargo features**: one per API area (`network-switches`, ...), all on by default;
