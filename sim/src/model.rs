@@ -1,4 +1,5 @@
-//! The generated tables (`generated/ruckus-one-sim/<api>.json`), read once per process.
+//! The generated tables (`generated/ruckus-one-sim/<api>.json`, reached through the package's
+//! `tables` link so that the packaged crate holds them), read once per process.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -6,9 +7,9 @@ use std::sync::OnceLock;
 
 /// The tables, compiled in.
 const TABLES: [&str; 3] = [
-    include_str!("../../generated/ruckus-one-sim/analytics.json"),
-    include_str!("../../generated/ruckus-one-sim/network.json"),
-    include_str!("../../generated/ruckus-one-sim/resident_portal.json"),
+    include_str!("../tables/analytics.json"),
+    include_str!("../tables/network.json"),
+    include_str!("../tables/resident_portal.json"),
 ];
 
 /// One API's table.
