@@ -125,7 +125,6 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
     quote! {
         #docs
         #![cfg_attr(docsrs, feature(doc_cfg))]
-        #![warn(missing_docs)]
         pub use ruckus_one_runtime as runtime;
         pub use ruckus_one_runtime::{Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, LimitScope, Method, MissingField, Multipart, Pacing, PendingActivity, RateLimit, RawJson, RawRequest, Region, Response, RetryPolicy, Secret, TenantOutcome, WaitOptions};
 

@@ -197,7 +197,6 @@
 //!   `experimental` adds the operations the spec marks experimental (they may change without
 //!   notice); `tls-aws-lc` (default) or `tls-ring` picks the TLS crypto provider.
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
     Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, LimitScope,

@@ -13,21 +13,15 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AccessControlProfileV1 {
-    /// Application policy.
     pub application_policy: Option<IdAndEnabled>,
-    /// Description (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub description: Option<String>,
-    /// Device policy.
     pub device_policy: Option<IdAndEnabled>,
-    /// ID.
     pub id: Option<String>,
-    /// L2 ACL policy.
     pub l2_acl_policy: Option<IdAndEnabled>,
-    /// L3 ACL policy.
     pub l3_acl_policy: Option<IdAndEnabled>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Rate limiting.
     pub rate_limiting: Option<super::common::RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -143,9 +137,8 @@ impl AccessControlProfileV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryApplication {
-    /// ID (format: int32).
+    /// Format: int32.
     pub id: Option<i64>,
-    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -218,7 +211,6 @@ impl ApplicationLibraryApplication {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryApplications {
-    /// Applications.
     pub applications: Option<Vec<ApplicationLibraryApplication>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -286,7 +278,6 @@ impl ApplicationLibraryApplications {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryCategories {
-    /// Categories.
     pub categories: Option<Vec<ApplicationLibraryCategory>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -354,9 +345,8 @@ impl ApplicationLibraryCategories {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryCategory {
-    /// ID (format: int32).
+    /// Format: int32.
     pub id: Option<i64>,
-    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -426,21 +416,18 @@ impl ApplicationLibraryCategory {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibrarySettings {
-    /// Changed applications.
     pub changed_applications: Option<Vec<ChangedApplication>>,
-    /// Latest released date (format: date-time).
+    /// Format: date-time.
     pub latest_released_date: Option<String>,
-    /// Latest version.
     pub latest_version: Option<String>,
-    /// Released date (format: date-time).
+    /// Format: date-time.
     pub released_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Version.
     pub version: Option<String>,
-    /// Current updated date (may be null). Provenance: reference (payloads ui-fixtures/get_application_library_settings/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_application_library_settings/03.json).
     pub current_updated_date: Option<String>,
-    /// Current version (may be null). Provenance: reference (payloads ui-fixtures/get_application_library_settings/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_application_library_settings/03.json).
     pub current_version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -561,15 +548,14 @@ impl ApplicationLibrarySettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApplicationPolicyV1 {
-    /// Description (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Rules (max_items: 128; min_items: 1).
+    /// Max_items: 128; min_items: 1.
     pub rules: Option<Vec<super::common::ApplicationPolicyRule>>,
-    /// Tenant ID. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -658,25 +644,20 @@ impl ApplicationPolicyV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangedApplication {
-    /// Application ID (format: int32).
+    /// Format: int32.
     pub application_id: Option<i64>,
-    /// Application name.
     pub application_name: Option<String>,
-    /// Category ID (format: int32).
+    /// Format: int32.
     pub category_id: Option<i64>,
-    /// Category name.
     pub category_name: Option<String>,
-    /// Impacted items.
     pub impacted_items: Option<Vec<ChangedApplicationImpactedItem>>,
-    /// To application ID (format: int32).
+    /// Format: int32.
     pub to_application_id: Option<i64>,
-    /// To application name.
     pub to_application_name: Option<String>,
-    /// To category ID (format: int32).
+    /// Format: int32.
     pub to_category_id: Option<i64>,
-    /// To category name.
     pub to_category_name: Option<String>,
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<ChangedApplicationType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -810,13 +791,9 @@ impl ChangedApplication {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangedApplicationImpactedItem {
-    /// Application policy ID.
     pub application_policy_id: Option<String>,
-    /// Application policy name.
     pub application_policy_name: Option<String>,
-    /// Application policy rule ID.
     pub application_policy_rule_id: Option<String>,
-    /// Application policy rule name.
     pub application_policy_rule_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -975,21 +952,19 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DevicePolicyV1 {
-    /// Default access (default: ALLOW).
+    /// Default: ALLOW.
     pub default_access: Option<super::common::DevicePolicyRuleAction>,
-    /// Description (max_length: 180; min_length: 2).
+    /// Max_length: 180; min_length: 2.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Rules (max_items: 32; min_items: 1).
+    /// Max_items: 32; min_items: 1.
     pub rules: Option<Vec<super::common::DevicePolicyRule>>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Networks count (may be null). Provenance: reference (payloads ui-fixtures/get_device_policy_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_device_policy_v1/01.json).
     pub networks_count: Option<i64>,
-    /// Rules count (may be null). Provenance: reference (payloads ui-fixtures/get_device_policy_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_device_policy_v1/01.json).
     pub rules_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1105,9 +1080,8 @@ impl DevicePolicyV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdAndEnabled {
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,15 +13,10 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ActivitiesAdmin {
-    /// Name.
     pub name: Option<String>,
-    /// Email.
     pub email: Option<String>,
-    /// IP.
     pub ip: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Interface.
     pub interface: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -112,17 +107,11 @@ impl ActivitiesAdmin {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ActivitiesDevice {
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Status.
     pub status: Option<String>,
-    /// Error.
     pub error: Option<String>,
-    /// Suggestion.
     pub suggestion: Option<String>,
-    /// Device type.
     pub device_type: Option<String>,
-    /// Description.
     pub description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -221,41 +210,34 @@ impl ActivitiesDevice {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Activity {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Status.
     pub status: Option<ActivityStatus>,
-    /// Use case.
     pub use_case: Option<String>,
     /// Failure text; often a JSON document inside a string.
     ///
     /// Wire name `error`; `string`; optional.
     pub error: Option<String>,
-    /// Suggestion.
     pub suggestion: Option<String>,
-    /// Steps.
     pub steps: Option<serde_json::Value>,
-    /// Start datetime.
     pub start_datetime: Option<String>,
-    /// End datetime.
     pub end_datetime: Option<String>,
-    /// Tenant ID. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    /// Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
     pub tenant_id: Option<String>,
-    /// Notification. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    /// Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
     pub notification: Option<NotificationData>,
-    /// Admin. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    /// Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
     pub admin: Option<ActivitiesAdmin>,
-    /// Product. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    /// Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
     pub product: Option<String>,
-    /// Serial number. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    /// Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
     pub serial_number: Option<String>,
-    /// Event ID. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    /// Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
     pub event_id: Option<String>,
-    /// Description template. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    /// Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
     pub description_template: Option<String>,
-    /// Description data. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    /// Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
     pub description_data: Option<Vec<NameValuePair>>,
-    /// Severity. Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
+    /// Provenance: reference (activities_api-0.0.1.yaml ActivityDto).
     pub severity: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -445,17 +427,15 @@ impl Activity {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ActivityQuery {
-    /// Filters.
     pub filters: Option<ActivityQueryFilters>,
-    /// Page.
     pub page: Option<i64>,
-    /// Page size (maximum: 500).
+    /// Maximum: 500.
     pub page_size: Option<i64>,
-    /// Fields. Provenance: reference (activities_api-0.0.1.yaml findActivityList).
+    /// Provenance: reference (activities_api-0.0.1.yaml findActivityList).
     pub fields: Option<Vec<String>>,
-    /// Sort field. Provenance: reference (activities_api-0.0.1.yaml findActivityList).
+    /// Provenance: reference (activities_api-0.0.1.yaml findActivityList).
     pub sort_field: Option<String>,
-    /// Sort order. Provenance: reference (activities_api-0.0.1.yaml findActivityList).
+    /// Provenance: reference (activities_api-0.0.1.yaml findActivityList).
     pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -673,9 +653,7 @@ impl<'de> serde::Deserialize<'de> for ActivityStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NameValuePair {
-    /// Name.
     pub name: Option<String>,
-    /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -742,11 +720,8 @@ impl NameValuePair {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NotificationData {
-    /// Enabled.
     pub enabled: Option<bool>,
-    /// Endpoint.
     pub endpoint: Option<String>,
-    /// Type.
     pub type_: Option<NotificationDataType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -880,17 +855,13 @@ impl<'de> serde::Deserialize<'de> for NotificationDataType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
-    /// Page (format: int32; minimum: 1).
+    /// Format: int32; minimum: 1.
     pub page: Option<i64>,
-    /// Page size (format: int32; minimum: 1).
+    /// Format: int32; minimum: 1.
     pub page_size: Option<i64>,
-    /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -995,13 +966,10 @@ impl QueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseDevice {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<ActivitiesDevice>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -165,7 +165,6 @@ impl<'de> serde::Deserialize<'de> for AdaptiveEvaluationCriteria {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct BooleanCriteria {
-    /// Boolean criteria.
     pub boolean_criteria: bool,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -218,13 +217,9 @@ impl BooleanCriteria {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DateRangeCriteria {
-    /// When.
     pub when: DateRangeCriteriaWhen,
-    /// Start time.
     pub start_time: LocalTime,
-    /// End time.
     pub end_time: LocalTime,
-    /// Zone offset.
     pub zone_offset: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -386,17 +381,11 @@ impl<'de> serde::Deserialize<'de> for DateRangeCriteriaWhen {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DynamicPolicyTemplate {
-    /// ID.
     pub id: i64,
-    /// Name.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// Return type.
     pub return_type: DynamicPolicyTemplateReturnType,
-    /// Rule type.
     pub rule_type: PolicyPolicyType,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -529,19 +518,12 @@ impl DynamicPolicyTemplateBuilder {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DynamicPolicyTemplateAttribute {
-    /// ID.
     pub id: i64,
-    /// Name.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// Attribute text match.
     pub attribute_text_match: Option<String>,
-    /// Attribute type.
     pub attribute_type: DynamicPolicyTemplateAttributeAttributeType,
-    /// Category.
     pub category: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -760,13 +742,13 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateReturnType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LocalTime {
-    /// Hour (format: int32).
+    /// Format: int32.
     pub hour: Option<i64>,
-    /// Minute (format: int32).
+    /// Format: int32.
     pub minute: Option<i64>,
-    /// Second (format: int32).
+    /// Format: int32.
     pub second: Option<i64>,
-    /// Nano (format: int32).
+    /// Format: int32.
     pub nano: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -849,7 +831,6 @@ impl LocalTime {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NumberCriteria {
-    /// Number criteria.
     pub number_criteria: f64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -902,13 +883,12 @@ impl NumberCriteria {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageData {
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Page count (format: int32).
+    /// Format: int32.
     pub page_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -991,11 +971,8 @@ impl PageData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourceDynamicPolicyTemplate {
-    /// Paging.
     pub paging: Option<PageData>,
-    /// Content.
     pub content: Option<Vec<DynamicPolicyTemplate>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1080,11 +1057,8 @@ impl PagedResponseResourceDynamicPolicyTemplate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourceDynamicPolicyTemplateAttribute {
-    /// Paging.
     pub paging: Option<PageData>,
-    /// Content.
     pub content: Option<Vec<DynamicPolicyTemplateAttribute>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1175,11 +1149,8 @@ impl PagedResponseResourceDynamicPolicyTemplateAttribute {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourcePolicy {
-    /// Paging.
     pub paging: Option<PageData>,
-    /// Content.
     pub content: Option<Vec<Policy>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1263,11 +1234,8 @@ impl PagedResponseResourcePolicy {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourcePolicyCondition {
-    /// Paging.
     pub paging: Option<PageData>,
-    /// Content.
     pub content: Option<Vec<PolicyCondition>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1351,11 +1319,8 @@ impl PagedResponseResourcePolicyCondition {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourcePolicySet {
-    /// Paging.
     pub paging: Option<PageData>,
-    /// Content.
     pub content: Option<Vec<PolicySet>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1439,11 +1404,8 @@ impl PagedResponseResourcePolicySet {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourcePolicySetAssignment {
-    /// Paging.
     pub paging: Option<PageData>,
-    /// Content.
     pub content: Option<Vec<PolicySetAssignment>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1528,11 +1490,8 @@ impl PagedResponseResourcePolicySetAssignment {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourcePrioritizedPolicy {
-    /// Paging.
     pub paging: Option<PageData>,
-    /// Content.
     pub content: Option<Vec<PrioritizedPolicy>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1617,23 +1576,15 @@ impl PagedResponseResourcePrioritizedPolicy {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Policy {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// Policy type.
     pub policy_type: PolicyPolicyType,
-    /// On match response.
     pub on_match_response: Option<String>,
-    /// Policy set count.
     pub policy_set_count: Option<i64>,
-    /// Conditions count.
     pub conditions_count: Option<i64>,
-    /// Policy set names.
     pub policy_set_names: Option<Vec<String>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1749,17 +1700,13 @@ impl Policy {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PolicyCondition {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Policy ID (format: uuid).
+    /// Format: uuid.
     pub policy_id: String,
-    /// Template attribute ID.
     pub template_attribute_id: i64,
-    /// Template attribute.
     pub template_attribute: Option<DynamicPolicyTemplateAttribute>,
-    /// Evaluation rule.
     pub evaluation_rule: Option<AdaptiveEvaluationCriteria>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1857,9 +1804,7 @@ impl PolicyCondition {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PolicyConditionUpdate {
-    /// Template attribute ID.
     pub template_attribute_id: Option<i64>,
-    /// Evaluation rule.
     pub evaluation_rule: Option<AdaptiveEvaluationCriteria>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1987,23 +1932,15 @@ impl<'de> serde::Deserialize<'de> for PolicyPolicyType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PolicySet {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name.
     pub name: String,
-    /// Description.
     pub description: String,
-    /// Mapped policy count.
     pub mapped_policy_count: Option<i64>,
-    /// Assignment count.
     pub assignment_count: Option<i64>,
-    /// Policy names.
     pub policy_names: Option<Vec<String>>,
-    /// External assignments.
     pub external_assignments: Option<Vec<PolicySetAssignmentGroups>>,
-    /// Policy override enabled.
     pub policy_override_enabled: Option<bool>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2122,13 +2059,10 @@ impl PolicySet {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PolicySetAssignment {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: String,
-    /// Identity ID.
     pub identity_id: String,
-    /// Identity name.
     pub identity_name: String,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2199,11 +2133,8 @@ impl PolicySetAssignment {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PolicySetAssignmentGroups {
-    /// Identity name.
     pub identity_name: String,
-    /// Identity ID.
     pub identity_id: Vec<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2274,11 +2205,8 @@ impl PolicySetAssignmentGroups {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PolicyUpdate {
-    /// Name.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// On match response.
     pub on_match_response: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2348,11 +2276,10 @@ impl PolicyUpdate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PrioritizedPolicy {
-    /// Policy ID (format: uuid).
+    /// Format: uuid.
     pub policy_id: Option<String>,
-    /// Priority (format: int32).
+    /// Format: int32.
     pub priority: Option<i64>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2430,7 +2357,7 @@ impl PrioritizedPolicy {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct StringCriteria {
-    /// Regex string criteria (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub regex_string_criteria: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

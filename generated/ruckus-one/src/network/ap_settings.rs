@@ -13,11 +13,11 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApAntennaTypeSettings {
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
-    /// Antenna type (may be null). Provenance: reference (payloads ui-fixtures/get_ap_antenna_type_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_antenna_type_settings/01.json).
     pub antenna_type: Option<String>,
-    /// Use venue or AP group settings (may be null). Provenance: reference (payloads ui-fixtures/get_ap_antenna_type_settings/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_antenna_type_settings/02.json).
     pub use_venue_or_ap_group_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -98,9 +98,9 @@ impl ApAntennaTypeSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApBssColoringSettings {
-    /// BSS coloring enabled (default: false).
+    /// Default: false.
     pub bss_coloring_enabled: Option<bool>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -170,97 +170,82 @@ impl ApBssColoringSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApCapabilities {
-    /// Allow cband country.
     pub allow_cband_country: Option<Vec<String>>,
-    /// Allow dfs country.
     pub allow_dfs_country: Option<Vec<String>>,
-    /// Band combination capabilities.
     pub band_combination_capabilities: Option<
         Vec<super::common::VenueApModelBandModeSettingsBandMode>,
     >,
-    /// Can support cellular (default: false).
+    /// Default: false.
     pub can_support_cellular: Option<bool>,
-    /// Can support lacp (default: false).
+    /// Default: false.
     pub can_support_lacp: Option<bool>,
-    /// Can support POE mode (default: false).
+    /// Default: false.
     pub can_support_poe_mode: Option<bool>,
-    /// Can support POE out (default: false).
+    /// Default: false.
     pub can_support_poe_out: Option<bool>,
-    /// Capability score (default: 0; format: int32).
+    /// Default: 0; format: int32.
     pub capability_score: Option<i64>,
-    /// Default band combination (default: null).
+    /// Default: null.
     pub default_band_combination: Option<
         super::common::VenueApModelBandModeSettingsBandMode,
     >,
-    /// External antenna.
     pub external_antenna: Option<super::common::ExternalAntenna>,
-    /// Has 160MHz channel bandwidth (default: false).
+    /// Default: false.
     pub has160_m_hz_channel_bandwidth: Option<bool>,
-    /// Is outdoor (default: false).
+    /// Default: false.
     pub is_outdoor: Option<bool>,
-    /// LAN port picture download URL.
     pub lan_port_picture_download_url: Option<String>,
-    /// LAN ports.
     pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
-    /// Led on (default: false).
+    /// Default: false.
     pub led_on: Option<bool>,
-    /// LLDP ad interval (format: int32).
+    /// Format: int32.
     pub lldp_ad_interval: Option<i64>,
-    /// LLDP enable (default: false).
+    /// Default: false.
     pub lldp_enable: Option<bool>,
-    /// LLDP hold time (format: int32).
+    /// Format: int32.
     pub lldp_hold_time: Option<i64>,
-    /// LLDP mgmt enable (default: false).
+    /// Default: false.
     pub lldp_mgmt_enable: Option<bool>,
-    /// Max channelization 24G (format: int32).
+    /// Format: int32.
     pub max_channelization24_g: Option<i64>,
-    /// Max channelization 5G (format: int32).
+    /// Format: int32.
     pub max_channelization5_g: Option<i64>,
-    /// Max channelization 6G (format: int32).
+    /// Format: int32.
     pub max_channelization6_g: Option<i64>,
-    /// Model.
     pub model: Option<String>,
-    /// Picture download URL.
     pub picture_download_url: Option<String>,
-    /// POE mode capabilities.
     pub poe_mode_capabilities: Option<Vec<String>>,
-    /// Primary WAN recovery timer (format: int32).
+    /// Format: int32.
     pub primary_wan_recovery_timer: Option<i64>,
-    /// Require one enabled trunk port (default: false).
+    /// Default: false.
     pub require_one_enabled_trunk_port: Option<bool>,
-    /// Sim card primary apn.
     pub sim_card_primary_apn: Option<String>,
-    /// Sim card primary cellular network selection.
     pub sim_card_primary_cellular_network_selection: Option<String>,
-    /// Sim card primary enabled (default: true).
+    /// Default: true.
     pub sim_card_primary_enabled: Option<bool>,
-    /// Sim card primary roaming (default: true).
+    /// Default: true.
     pub sim_card_primary_roaming: Option<bool>,
-    /// Sim card secondary apn.
     pub sim_card_secondary_apn: Option<String>,
-    /// Sim card secondary cellular network selection.
     pub sim_card_secondary_cellular_network_selection: Option<String>,
-    /// Sim card secondary enabled (default: true).
+    /// Default: true.
     pub sim_card_secondary_enabled: Option<bool>,
-    /// Sim card secondary roaming (default: true).
+    /// Default: true.
     pub sim_card_secondary_roaming: Option<bool>,
-    /// Support 11AX (default: false).
+    /// Default: false.
     pub support11_ax: Option<bool>,
-    /// Support AP sticky client steering (default: false).
+    /// Default: false.
     pub support_ap_sticky_client_steering: Option<bool>,
-    /// Support band combination (default: false).
+    /// Default: false.
     pub support_band_combination: Option<bool>,
-    /// Support channel 144 (default: false).
+    /// Default: false.
     pub support_channel144: Option<bool>,
-    /// Support dual 5g mode (default: false).
+    /// Default: false.
     pub support_dual5g_mode: Option<bool>,
-    /// Support mesh (default: true).
+    /// Default: true.
     pub support_mesh: Option<bool>,
-    /// Support tri radio (default: false).
+    /// Default: false.
     pub support_tri_radio: Option<bool>,
-    /// Version.
     pub version: Option<String>,
-    /// WAN connection.
     pub wan_connection: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -702,9 +687,9 @@ impl ApCapabilities {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApDhcpSettings {
-    /// DHCP AP role (may be null).
+    /// May be null.
     pub dhcp_ap_role: Option<super::common::ApDhcpSettingsDhcpApRole>,
-    /// Serial number (max_length: 12; min_length: 12).
+    /// Max_length: 12; min_length: 12.
     pub serial_number: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -769,13 +754,13 @@ impl ApDhcpSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDirectedMulticastSettings {
-    /// Network enabled (default: false).
+    /// Default: false.
     pub network_enabled: Option<bool>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
-    /// Wired enabled (default: false).
+    /// Default: false.
     pub wired_enabled: Option<bool>,
-    /// Wireless enabled (default: false).
+    /// Default: false.
     pub wireless_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -864,11 +849,10 @@ impl ApDirectedMulticastSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApExternalAntennaSettings {
-    /// External antenna.
     pub external_antenna: Option<super::common::ExternalAntenna>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
-    /// Use venue or AP group settings (may be null). Provenance: reference (payloads ui-fixtures/get_ap_external_antenna_settings/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_external_antenna_settings/02.json).
     pub use_venue_or_ap_group_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -952,11 +936,11 @@ impl ApExternalAntennaSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApIotSettings {
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
-    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/get_ap_iot_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_iot_settings/01.json).
     pub enabled: Option<bool>,
-    /// Mqtt broker address (may be null). Provenance: reference (payloads ui-fixtures/get_ap_iot_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_iot_settings/01.json).
     pub mqtt_broker_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1031,11 +1015,11 @@ impl ApIotSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLanPortSpecificSettings {
-    /// POE mode (may be null).
+    /// May be null.
     pub poe_mode: Option<super::common::LanPortSpecificSettingsPoeMode>,
-    /// POE out (default: false).
+    /// Default: false.
     pub poe_out: Option<bool>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1116,9 +1100,9 @@ impl ApLanPortSpecificSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLedSettings {
-    /// Led enabled (default: false).
+    /// Default: false.
     pub led_enabled: Option<bool>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1185,11 +1169,11 @@ impl ApLedSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApManagementTrafficVlanSettings {
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
+    /// Default: 1; format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// VLAN override enabled (may be null). Provenance: reference (payloads ui-fixtures/get_ap_management_traffic_vlan_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_management_traffic_vlan_settings/01.json).
     pub vlan_override_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1270,13 +1254,12 @@ impl ApManagementTrafficVlanSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApMeshSettings {
-    /// Mesh mode (default: AUTO).
+    /// Default: AUTO.
     pub mesh_mode: Option<ApMeshSettingsMeshMode>,
-    /// Uplink MAC addresses.
     pub uplink_mac_addresses: Option<Vec<String>>,
-    /// Uplink mode (default: SMART).
+    /// Default: SMART.
     pub uplink_mode: Option<ApMeshSettingsUplinkMode>,
-    /// Venue mesh enabled (may be null). Provenance: reference (payloads ui-fixtures/get_ap_mesh_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_mesh_settings/01.json).
     pub venue_mesh_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1480,17 +1463,12 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettingsUplinkMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApNetworkSettings {
-    /// Gateway.
     pub gateway: Option<String>,
-    /// IP.
     pub ip: Option<String>,
-    /// IP type (may be null).
+    /// May be null.
     pub ip_type: Option<ApNetworkSettingsIpType>,
-    /// Netmask.
     pub netmask: Option<String>,
-    /// Primary DNS server.
     pub primary_dns_server: Option<String>,
-    /// Secondary DNS server.
     pub secondary_dns_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1644,27 +1622,25 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettingsIpType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio24GHzSettings {
-    /// Allowed channels.
     pub allowed_channels: Option<
         Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>,
     >,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
+    /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth: Option<super::common::ApRadio24GHzSettingsChannelBandwidth>,
-    /// Manual channel (default: 0; format: int32).
+    /// Default: 0; format: int32.
     pub manual_channel: Option<i64>,
-    /// Method (default: CHANNELFLY).
+    /// Default: CHANNELFLY.
     pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
-    /// Operative channel (format: int32).
+    /// Format: int32.
     pub operative_channel: Option<i64>,
-    /// Operative tx power.
     pub operative_tx_power: Option<String>,
-    /// SNR d b (format: int32).
+    /// Format: int32.
     pub snr_d_b: Option<i64>,
-    /// Tx power (default: MAX).
+    /// Default: MAX.
     pub tx_power: Option<super::common::SettingsTxPower>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1807,27 +1783,25 @@ impl ApRadio24GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio5GHzSettings {
-    /// Allowed channels.
     pub allowed_channels: Option<
         Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
+    /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
-    /// Manual channel (default: 0; format: int32).
+    /// Default: 0; format: int32.
     pub manual_channel: Option<i64>,
-    /// Method (default: CHANNELFLY).
+    /// Default: CHANNELFLY.
     pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
-    /// Operative channel (format: int32).
+    /// Format: int32.
     pub operative_channel: Option<i64>,
-    /// Operative tx power.
     pub operative_tx_power: Option<String>,
-    /// SNR d b (format: int32).
+    /// Format: int32.
     pub snr_d_b: Option<i64>,
-    /// Tx power (default: MAX).
+    /// Default: MAX.
     pub tx_power: Option<super::common::SettingsTxPower>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1972,45 +1946,43 @@ impl ApRadio5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio6GHzSettings {
-    /// Allowed channels.
     pub allowed_channels: Option<
         Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
     >,
-    /// BSS min rate 6G (default: HE_MCS_0).
+    /// Default: HE_MCS_0.
     pub bss_min_rate6_g: Option<super::common::BssMinRate6G>,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
+    /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
-    /// Channel bandwidth 320 mhz group (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth320_mhz_group: Option<
         ApRadio6GHzSettingsChannelBandwidth320MhzGroup,
     >,
-    /// Enable afc (default: false).
+    /// Default: false.
     pub enable_afc: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Manual channel (default: 0; format: int32).
+    /// Default: 0; format: int32.
     pub manual_channel: Option<i64>,
-    /// Method (default: CHANNELFLY).
+    /// Default: CHANNELFLY.
     pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
-    /// Mgmt tx rate 6G (default: _6).
+    /// Default: _6.
     pub mgmt_tx_rate6_g: Option<super::common::MgmtTxRate6G>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; minimum: 1).
+    /// Default: 1; format: int32; minimum: 1.
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
+    /// Default: 1; format: int32; maximum: 100; minimum: 1.
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Operative channel (format: int32).
+    /// Format: int32.
     pub operative_channel: Option<i64>,
-    /// Operative tx power.
     pub operative_tx_power: Option<String>,
-    /// SNR d b (format: int32).
+    /// Format: int32.
     pub snr_d_b: Option<i64>,
-    /// Tx power (default: MAX).
+    /// Default: MAX.
     pub tx_power: Option<super::common::TxPower>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2305,17 +2277,15 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsChannelBandwidth320MhzG
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadioDual5GHzSettings {
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Lower 5g enabled (default: false).
+    /// Default: false.
     pub lower5g_enabled: Option<bool>,
-    /// Radio params lower 5G.
     pub radio_params_lower5_g: Option<ApRadio5GHzSettings>,
-    /// Radio params upper 5G.
     pub radio_params_upper5_g: Option<ApRadio5GHzSettings>,
-    /// Upper 5g enabled (default: false).
+    /// Default: false.
     pub upper5g_enabled: Option<bool>,
-    /// Use venue enabled (default: false).
+    /// Default: false.
     pub use_venue_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2423,21 +2393,17 @@ impl ApRadioDual5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadioSettings {
-    /// AP radio params 24G.
     pub ap_radio_params24_g: Option<ApRadio24GHzSettings>,
-    /// AP radio params 50G.
     pub ap_radio_params50_g: Option<ApRadio5GHzSettings>,
-    /// AP radio params 6G.
     pub ap_radio_params6_g: Option<ApRadio6GHzSettings>,
-    /// AP radio params dual 5G.
     pub ap_radio_params_dual5_g: Option<ApRadioDual5GHzSettings>,
-    /// Enable 24G (default: true).
+    /// Default: true.
     pub enable24_g: Option<bool>,
-    /// Enable 50G (default: true).
+    /// Default: true.
     pub enable50_g: Option<bool>,
-    /// Enable 6G (default: false).
+    /// Default: false.
     pub enable6_g: Option<bool>,
-    /// Use venue settings (may be null). Provenance: reference (payloads ui-fixtures/get_ap_radio_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_radio_settings/01.json).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2564,13 +2530,13 @@ impl ApRadioSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApSmartMonitorSettings {
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Interval (default: 10; format: int32; maximum: 60; minimum: 5).
+    /// Default: 10; format: int32; maximum: 60; minimum: 5.
     pub interval: Option<i64>,
-    /// Threshold (default: 3; format: int32; maximum: 10; minimum: 1).
+    /// Default: 3; format: int32; maximum: 10; minimum: 1.
     pub threshold: Option<i64>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2656,13 +2622,13 @@ impl ApSmartMonitorSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApStickyClientSteeringSettings {
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Neighbor AP percentage threshold (default: 20; format: int32; maximum: 40; minimum: 10).
+    /// Default: 20; format: int32; maximum: 40; minimum: 10.
     pub neighbor_ap_percentage_threshold: Option<i64>,
-    /// SNR threshold (default: 15; format: int32; maximum: 30; minimum: 5).
+    /// Default: 15; format: int32; maximum: 30; minimum: 5.
     pub snr_threshold: Option<i64>,
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2758,9 +2724,9 @@ impl ApStickyClientSteeringSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApUsbPortSettings {
-    /// Use venue settings (default: false).
+    /// Default: false.
     pub use_venue_settings: Option<bool>,
-    /// Usb port enable (may be null). Provenance: reference (payloads ui-fixtures/get_ap_usb_port_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_usb_port_settings/01.json).
     pub usb_port_enable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2827,15 +2793,10 @@ impl ApUsbPortSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6G {
-    /// 160MHz.
     pub n_160m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 20MHz.
     pub n_20m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 40MHz.
     pub n_40m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 80MHz.
     pub n_80m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Auto.
     pub auto: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2941,11 +2902,11 @@ impl Channels6G {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApSnmpAgentProfileSettings {
-    /// Use venue settings (default: true).
+    /// Default: true.
     pub use_venue_settings: Option<bool>,
-    /// AP SNMP agent profile ID (may be null). Provenance: reference (payloads ui-fixtures/get_ap_snmp_agent_profile_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_snmp_agent_profile_settings/01.json).
     pub ap_snmp_agent_profile_id: Option<String>,
-    /// Enable AP SNMP (may be null). Provenance: reference (payloads ui-fixtures/get_ap_snmp_agent_profile_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_snmp_agent_profile_settings/01.json).
     pub enable_ap_snmp: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3026,15 +2987,10 @@ impl VenueApSnmpAgentProfileSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiAvailableChannelsV1 {
-    /// 2 4GChannels.
     pub n_2_4g_channels: Option<super::common::Channels24G>,
-    /// 5GChannels.
     pub n_5g_channels: Option<super::common::Channels5G>,
-    /// 5GLower channels.
     pub n_5g_lower_channels: Option<super::common::Channels5G>,
-    /// 5GUpper channels.
     pub n_5g_upper_channels: Option<super::common::Channels5G>,
-    /// 6GChannels.
     pub n_6g_channels: Option<Channels6G>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

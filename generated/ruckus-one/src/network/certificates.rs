@@ -76,9 +76,8 @@ impl<'de> serde::Deserialize<'de> for AlgorithmEnum {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AttributeMapping {
-    /// Name.
     pub name: String,
-    /// Mapped by name (max_length: 255; min_length: 1).
+    /// Max_length: 255; min_length: 1.
     pub mapped_by_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -134,65 +133,52 @@ impl AttributeMapping {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Ca {
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub name: String,
-    /// Common name (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub common_name: String,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Organization (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub organization: Option<String>,
-    /// Organization unit (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub organization_unit: Option<String>,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Start date (format: date-time).
+    /// Format: date-time.
     pub start_date: String,
-    /// Expire date (format: date-time).
+    /// Format: date-time.
     pub expire_date: String,
-    /// Key length (format: int32; maximum: 4096; minimum: 2048).
+    /// Format: int32; maximum: 4096; minimum: 2048.
     pub key_length: i64,
-    /// Algorithm.
     pub algorithm: AlgorithmEnum,
-    /// Title (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub title: Option<String>,
-    /// Locality (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub locality: Option<String>,
-    /// State (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub state: Option<String>,
-    /// Country (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub country: Option<String>,
-    /// Public key base 64.
     pub public_key_base64: Option<String>,
-    /// Private key base 64 (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
-    /// Public key sha thumbprint.
     pub public_key_sha_thumbprint: Option<String>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Usages.
     pub usages: Option<Vec<CaUsages>>,
-    /// Template count (format: int32).
+    /// Format: int32.
     pub template_count: Option<i64>,
-    /// Template names.
     pub template_names: Option<Vec<String>>,
-    /// Ocsp name.
     pub ocsp_name: Option<String>,
-    /// Ocsp hash.
     pub ocsp_hash: Option<String>,
-    /// Key usages.
     pub key_usages: Option<Vec<KeyUsages>>,
-    /// Chain.
     pub chain: Option<String>,
-    /// Details.
     pub details: Option<String>,
-    /// Status.
     pub status: Option<Vec<CaStatus>>,
-    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_authorities/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_authorities/03.json).
     pub enabled: Option<bool>,
-    /// Ocsp URL (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_authorities/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_authorities/03.json).
     pub ocsp_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -530,15 +516,12 @@ impl CaBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CaQueryResponse {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<Ca>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -747,9 +730,8 @@ impl<'de> serde::Deserialize<'de> for CaUsages {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertDownloadRequest {
-    /// Password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Include chain.
     pub include_chain: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -819,11 +801,8 @@ impl CertDownloadRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertFilters {
-    /// Status.
     pub status: Option<CaStatus>,
-    /// Extended key usages.
     pub extended_key_usages: Option<Vec<CaUsages>>,
-    /// Key usages.
     pub key_usages: Option<Vec<KeyUsages>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -898,21 +877,15 @@ impl CertFilters {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertQueryRequest {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// Search string.
     pub search_string: Option<String>,
-    /// Filters.
     pub filters: Option<CertFilters>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1030,15 +1003,12 @@ impl CertQueryRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertQueryResponse {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<Certificate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1129,21 +1099,15 @@ impl CertQueryResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertTemplateQueryRequest {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// Search string.
     pub search_string: Option<String>,
-    /// Filters.
     pub filters: Option<TemplateFilters>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1264,15 +1228,12 @@ impl CertTemplateQueryRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertTemplateQueryResponse {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<CertificateTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1366,71 +1327,61 @@ impl CertTemplateQueryResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Certificate {
-    /// Name.
     pub name: String,
-    /// Description. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub description: Option<String>,
     /// Expiry of the certificate when it is renewed; the validity then starts today. Format not shown.
     ///
     /// Wire name `notAfterDate`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
     pub not_after_date: Option<String>,
-    /// Common name. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub common_name: Option<String>,
     /// Name of the issuing certificate authority.
     ///
     /// Wire name `certificateAuthorityName`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
     pub certificate_authority_name: Option<String>,
-    /// Key usages. Provenance: inferred (the document gives the values; an array is assumed from the plural name).
+    /// Provenance: inferred (the document gives the values; an array is assumed from the plural name).
     pub key_usages: Option<Vec<CertificateKeyUsage>>,
-    /// Extended key usages. Provenance: inferred (the document gives the values; an array is assumed from the plural name).
+    /// Provenance: inferred (the document gives the values; an array is assumed from the plural name).
     pub extended_key_usages: Option<Vec<CertificateExtendedKeyUsage>>,
     /// Status values of the certificate.
     ///
     /// Wire name `status`; `array<CertificateStatus>`; optional.
     pub status: Option<Vec<CertificateStatus>>,
-    /// ID.
     pub id: Option<String>,
-    /// Create date (format: date-time).
+    /// Format: date-time.
     pub create_date: Option<String>,
-    /// Not before date (format: date-time).
+    /// Format: date-time.
     pub not_before_date: Option<String>,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Title (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub title: Option<String>,
-    /// Revocation date (format: date-time).
+    /// Format: date-time.
     pub revocation_date: Option<String>,
-    /// Revocation reason.
     pub revocation_reason: Option<String>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Sha thumbprint.
     pub sha_thumbprint: Option<String>,
-    /// Public key base 64.
     pub public_key_base64: Option<String>,
-    /// Organization (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub organization: Option<String>,
-    /// Key length (format: int32; maximum: 4096; minimum: 2048).
+    /// Format: int32; maximum: 4096; minimum: 2048.
     pub key_length: Option<i64>,
-    /// Locality (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub locality: Option<String>,
-    /// State (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub state: Option<String>,
-    /// Country (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub country: Option<String>,
-    /// Organization unit (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub organization_unit: Option<String>,
-    /// Private key base 64 (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
-    /// Chain.
     pub chain: Option<String>,
-    /// Details.
     pub details: Option<String>,
-    /// Algorithm.
     pub algorithm: Option<AlgorithmEnum>,
-    /// Csr string.
     pub csr_string: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1717,7 +1668,7 @@ impl Certificate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertificateAuthority {
-    /// Common name. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub common_name: Option<String>,
     /// Status values of the certificate authority.
     ///
@@ -1728,61 +1679,61 @@ pub struct CertificateAuthority {
     /// Wire name `usages`; `array<CertificateExtendedKeyUsage>`; optional.
     /// Provenance: inferred (enumeration and array shape not stated).
     pub usages: Option<Vec<CertificateExtendedKeyUsage>>,
-    /// Key usages. Provenance: inferred (the document refers to the certificate enumerations; an array is assumed from the plural name).
+    /// Provenance: inferred (the document refers to the certificate enumerations; an array is assumed from the plural name).
     pub key_usages: Option<Vec<CertificateKeyUsage>>,
-    /// ID. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub id: Option<String>,
-    /// Name (max_length: 255; min_length: 2). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Max_length: 255; min_length: 2. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub name: Option<String>,
-    /// Description (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Max_length: 255; min_length: 0. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub description: Option<String>,
-    /// Organization (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Max_length: 255; min_length: 0. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub organization: Option<String>,
-    /// Organization unit (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Max_length: 255; min_length: 0. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub organization_unit: Option<String>,
-    /// Email (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Max_length: 255; min_length: 0. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub email: Option<String>,
-    /// Start date (format: date-time). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Format: date-time. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub start_date: Option<String>,
-    /// Expire date (format: date-time). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Format: date-time. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub expire_date: Option<String>,
-    /// Key length (format: int32; maximum: 4096; minimum: 2048). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Format: int32; maximum: 4096; minimum: 2048. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub key_length: Option<i64>,
-    /// Algorithm. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub algorithm: Option<AlgorithmEnum>,
-    /// Title (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Max_length: 255; min_length: 0. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub title: Option<String>,
-    /// Locality (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Max_length: 255; min_length: 0. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub locality: Option<String>,
-    /// State (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Max_length: 255; min_length: 0. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub state: Option<String>,
-    /// Country (max_length: 255; min_length: 0). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Max_length: 255; min_length: 0. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub country: Option<String>,
-    /// Public key base 64. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub public_key_base64: Option<String>,
-    /// Private key base 64 (secret: redacted in `Debug`). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Secret: redacted in `Debug`. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
-    /// Public key sha thumbprint. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub public_key_sha_thumbprint: Option<String>,
-    /// Serial number. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub serial_number: Option<String>,
-    /// Template count (format: int32). Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Format: int32. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub template_count: Option<i64>,
-    /// Template names. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub template_names: Option<Vec<String>>,
-    /// Ocsp name. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub ocsp_name: Option<String>,
-    /// Ocsp hash. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub ocsp_hash: Option<String>,
-    /// Chain. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub chain: Option<String>,
-    /// Details. Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
     pub details: Option<String>,
-    /// Data (may be null). Provenance: reference (payloads ui-fixtures/get_certificate_authority/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_certificate_authority/01.json).
     pub data: Option<String>,
-    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/get_certificate_authority/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_certificate_authority/02.json).
     pub enabled: Option<bool>,
-    /// Ocsp URL (may be null). Provenance: reference (payloads ui-fixtures/get_certificate_authority/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_certificate_authority/02.json).
     pub ocsp_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2145,13 +2096,11 @@ impl<'de> serde::Deserialize<'de> for CertificateExtendedKeyUsage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertificateGenerateCert {
-    /// Csr string.
     pub csr_string: Option<String>,
-    /// User name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub user_name: Option<String>,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Variable values.
     pub variable_values: Option<std::collections::BTreeMap<String, String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2376,19 +2325,12 @@ pub struct CertificateQueryRequest {
     ///
     /// Wire name `page`; `integer`; optional.
     pub page: Option<i64>,
-    /// Page size.
     pub page_size: Option<i64>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<super::common::SortOrder>,
-    /// Search string.
     pub search_string: Option<String>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// Filters.
     pub filters: Option<CertificateQueryFilters>,
-    /// Fields.
     pub fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2581,43 +2523,34 @@ pub struct CertificateTemplate {
     ///
     /// Wire name `keyLength`; `integer`; optional.
     pub key_length: Option<i64>,
-    /// Onboard.
     pub onboard: Option<CertificateTemplateOnboard>,
-    /// ID.
     pub id: Option<String>,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub name: Option<String>,
-    /// Ca type.
     pub ca_type: Option<CertificateTemplateCaType>,
-    /// Default access.
     pub default_access: Option<bool>,
-    /// Policy set ID.
     pub policy_set_id: Option<String>,
-    /// Chromebook.
     pub chromebook: Option<Chromebook>,
-    /// Algorithm.
     pub algorithm: Option<AlgorithmEnum>,
-    /// Certificate count (format: int32).
+    /// Format: int32.
     pub certificate_count: Option<i64>,
-    /// Certificate names.
     pub certificate_names: Option<Vec<String>>,
-    /// Variables.
     pub variables: Option<Vec<String>>,
-    /// Network count (format: int32).
+    /// Format: int32.
     pub network_count: Option<i64>,
-    /// Custom (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub custom: Option<serde_json::Value>,
-    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub enabled: Option<bool>,
-    /// Incommon (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub incommon: Option<serde_json::Value>,
-    /// Microsoft ca (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub microsoft_ca: Option<serde_json::Value>,
-    /// Network fx (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub network_fx: Option<serde_json::Value>,
-    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2896,55 +2829,55 @@ pub struct CertificateTemplateOnboard {
     /// Wire name `commonNamePattern`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
     pub common_name_pattern: Option<String>,
-    /// Certificate authority ID (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub certificate_authority_id: Option<String>,
-    /// Certificate authority name (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub certificate_authority_name: Option<String>,
-    /// Certificate type (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub certificate_type: Option<String>,
-    /// Country pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub country_pattern: Option<String>,
-    /// Email pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub email_pattern: Option<String>,
-    /// Key usage list (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub key_usage_list: Option<serde_json::Value>,
-    /// Locality pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub locality_pattern: Option<String>,
-    /// Not after date (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub not_after_date: Option<String>,
-    /// Not after type (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub not_after_type: Option<String>,
-    /// Not after value (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub not_after_value: Option<i64>,
-    /// Not before date (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub not_before_date: Option<String>,
-    /// Not before type (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub not_before_type: Option<String>,
-    /// Not before value (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub not_before_value: Option<i64>,
-    /// Ocsp monitor cutoff days (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub ocsp_monitor_cutoff_days: Option<i64>,
-    /// Ocsp monitor enabled (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub ocsp_monitor_enabled: Option<bool>,
-    /// Organization pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub organization_pattern: Option<String>,
-    /// Organization unit pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub organization_unit_pattern: Option<String>,
-    /// San DNS name pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub san_dns_name_pattern: Option<String>,
-    /// San IP pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub san_ip_pattern: Option<String>,
-    /// San other name pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub san_other_name_pattern: Option<String>,
-    /// San rid pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub san_rid_pattern: Option<String>,
-    /// San URI pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub san_uri_pattern: Option<String>,
-    /// State pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub state_pattern: Option<String>,
-    /// Subject alternative name pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub subject_alternative_name_pattern: Option<String>,
-    /// Title pattern (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_templates/01.json).
     pub title_pattern: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3213,35 +3146,23 @@ impl CertificateTemplateOnboard {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Chromebook {
-    /// API key (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub api_key: Option<ruckus_one_runtime::Secret>,
-    /// Cert removal type.
     pub cert_removal_type: Option<ChromebookCertRemovalType>,
-    /// Enrollment type.
     pub enrollment_type: Option<ChromebookEnrollmentType>,
-    /// Notify app ID.
     pub notify_app_id: Option<String>,
-    /// Account credential.
     pub account_credential: Option<String>,
-    /// Enabled.
     pub enabled: bool,
-    /// Type.
     pub type_: Option<String>,
-    /// Project ID.
     pub project_id: Option<String>,
-    /// Private key ID (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub private_key_id: Option<ruckus_one_runtime::Secret>,
-    /// Private key (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub private_key: Option<ruckus_one_runtime::Secret>,
-    /// Client email.
     pub client_email: Option<String>,
-    /// Client ID.
     pub client_id: Option<String>,
-    /// Auth URI.
     pub auth_uri: Option<String>,
-    /// Token URI.
     pub token_uri: Option<String>,
-    /// Enrollment URL.
     pub enrollment_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3541,15 +3462,12 @@ impl<'de> serde::Deserialize<'de> for ChromebookEnrollmentType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceCertQueryResponse {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<DeviceCertificate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3643,65 +3561,46 @@ impl DeviceCertQueryResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceCertificate {
-    /// ID.
     pub id: Option<String>,
-    /// Common name.
     pub common_name: Option<String>,
-    /// Create date (format: date-time).
+    /// Format: date-time.
     pub create_date: Option<String>,
-    /// Not before date (format: date-time).
+    /// Format: date-time.
     pub not_before_date: Option<String>,
-    /// Not after date (format: date-time).
+    /// Format: date-time.
     pub not_after_date: Option<String>,
-    /// Email.
     pub email: Option<String>,
-    /// Revocation date (format: date-time).
+    /// Format: date-time.
     pub revocation_date: Option<String>,
-    /// Revocation reason.
     pub revocation_reason: Option<String>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Sha thumbprint.
     pub sha_thumbprint: Option<String>,
-    /// Public key base 64.
     pub public_key_base64: Option<String>,
-    /// Organization.
     pub organization: Option<String>,
-    /// Key length (format: int32).
+    /// Format: int32.
     pub key_length: Option<i64>,
-    /// Certificate template name.
     pub certificate_template_name: Option<String>,
-    /// Certificate authorities name.
     pub certificate_authorities_name: Option<String>,
-    /// Locality.
     pub locality: Option<String>,
-    /// State.
     pub state: Option<String>,
-    /// Country.
     pub country: Option<String>,
-    /// Organization unit.
     pub organization_unit: Option<String>,
-    /// Key usages.
     pub key_usages: Option<Vec<KeyUsages>>,
-    /// Private key base 64 (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
-    /// Chain.
     pub chain: Option<String>,
-    /// Details.
     pub details: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Enrollment type.
     pub enrollment_type: Option<DeviceCertificateEnrollmentType>,
-    /// Certificate authorities ID (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_template_identity_certificates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_template_identity_certificates/01.json).
     pub certificate_authorities_id: Option<String>,
-    /// Certificate template ID (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_template_identity_certificates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_template_identity_certificates/01.json).
     pub certificate_template_id: Option<String>,
-    /// Certificate type (may be null). Provenance: reference (payloads ui-fixtures/query_certificates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificates/01.json).
     pub certificate_type: Option<serde_json::Value>,
-    /// Identity ID (may be null). Provenance: reference (payloads ui-fixtures/query_certificate_template_identity_certificates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificate_template_identity_certificates/01.json).
     pub identity_id: Option<String>,
-    /// Key usage (may be null). Provenance: reference (payloads ui-fixtures/query_certificates/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_certificates/01.json).
     pub key_usage: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4127,29 +4026,22 @@ impl<'de> serde::Deserialize<'de> for KeyUsages {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MsiPackage {
-    /// ID.
     pub id: Option<String>,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Enabled.
     pub enabled: Option<bool>,
-    /// Name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub name: Option<String>,
-    /// Allowed subnets.
     pub allowed_subnets: Option<String>,
-    /// Blocked subnets.
     pub blocked_subnets: Option<String>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: String,
-    /// Passphrase (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Product ID.
     pub product_id: Option<String>,
-    /// Product name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub product_name: String,
-    /// Profile type.
     pub profile_type: MsiPackageProfileType,
-    /// Username variable source.
     pub username_variable_source: MsiPackageUsernameVariableSource,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4437,27 +4329,21 @@ impl<'de> serde::Deserialize<'de> for MsiPackageUsernameVariableSource {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Notification {
-    /// ID.
     pub id: Option<String>,
-    /// Date value.
     pub date_value: Option<String>,
-    /// Email subject (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email_subject: Option<String>,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Email template (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email_template: Option<String>,
-    /// Notification event.
     pub notification_event: Option<NotificationNotificationEvent>,
-    /// Notification method.
     pub notification_method: Option<NotificationNotificationMethod>,
-    /// Notification method data.
     pub notification_method_data: Option<String>,
-    /// SMS subject (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub sms_subject: Option<String>,
-    /// SMS template (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub sms_template: Option<String>,
-    /// Static derived date type.
     pub static_derived_date_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4736,35 +4622,31 @@ impl<'de> serde::Deserialize<'de> for NotificationNotificationMethod {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Onboard {
-    /// Common name pattern (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub common_name_pattern: String,
-    /// Email pattern (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email_pattern: Option<String>,
-    /// Not after type.
     pub not_after_type: OnboardNotAfterType,
-    /// Not after value (format: int32).
+    /// Format: int32.
     pub not_after_value: Option<i64>,
-    /// Not before type.
     pub not_before_type: OnboardNotAfterType,
-    /// Not before value (format: int32).
+    /// Format: int32.
     pub not_before_value: Option<i64>,
-    /// Not after date (format: date-time).
+    /// Format: date-time.
     pub not_after_date: Option<String>,
-    /// Not before date (format: date-time).
+    /// Format: date-time.
     pub not_before_date: Option<String>,
-    /// Organization pattern (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub organization_pattern: Option<String>,
-    /// Organization unit pattern (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub organization_unit_pattern: Option<String>,
-    /// Locality pattern (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub locality_pattern: Option<String>,
-    /// State pattern (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub state_pattern: Option<String>,
-    /// Country pattern (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub country_pattern: Option<String>,
-    /// Certificate type.
     pub certificate_type: Option<OnboardCertificateType>,
-    /// Certificate authority name.
     pub certificate_authority_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5057,27 +4939,20 @@ impl<'de> serde::Deserialize<'de> for OnboardNotAfterType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Page {
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<serde_json::Value>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// Pageable.
     pub pageable: Option<super::common::PageableObject>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5231,9 +5106,9 @@ pub struct RadiusProfileCaPage {
     ///
     /// Wire name `data`; `array<Ca>`; optional.
     pub data: Option<Vec<Ca>>,
-    /// Fields. Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
     pub fields: Option<Vec<String>>,
-    /// Total pages (format: int32). Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+    /// Format: int32. Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5336,9 +5211,9 @@ pub struct RadiusProfileCertificatePage {
     ///
     /// Wire name `data`; `array<Certificate>`; optional.
     pub data: Option<Vec<Certificate>>,
-    /// Fields. Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
     pub fields: Option<Vec<String>>,
-    /// Total pages (format: int32). Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+    /// Format: int32. Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5435,7 +5310,6 @@ impl RadiusProfileCertificatePage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SamlIdpProfileAction {
-    /// Action.
     pub action: Option<SamlIdpProfileActionAction>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5545,29 +5419,28 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileActionAction {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SamlIdpProfileRequest {
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Metadata.
     pub metadata: Option<String>,
-    /// Metadata URL (max_length: 2048; min_length: 0).
+    /// Max_length: 2048; min_length: 0.
     pub metadata_url: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Attribute mappings (max_items: 64; min_items: 0).
+    /// Max_items: 64; min_items: 0.
     pub attribute_mappings: Option<Vec<AttributeMapping>>,
-    /// Authentication request signed enabled (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/02.json).
     pub authentication_request_signed_enabled: Option<bool>,
-    /// Encryption certificate enabled (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
     pub encryption_certificate_enabled: Option<bool>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
     pub id: Option<String>,
-    /// Signing certificate enabled (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
     pub signing_certificate_enabled: Option<bool>,
-    /// Signing certificate ID (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/05.json).
     pub signing_certificate_id: Option<String>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
     pub tenant_id: Option<String>,
-    /// Wifi network IDs (may be null). Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_saml_idp_profile/01.json).
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5738,37 +5611,24 @@ pub struct ScepKey {
     ///
     /// Wire name `overrideDays`; `integer`; optional.
     pub override_days: Option<i64>,
-    /// ID.
     pub id: Option<String>,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Enabled.
     pub enabled: Option<bool>,
-    /// Name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub name: Option<String>,
-    /// Allowed subnets.
     pub allowed_subnets: Option<String>,
-    /// Blocked subnets.
     pub blocked_subnets: Option<String>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// Scep key.
     pub scep_key: Option<String>,
-    /// Cn value 1.
     pub cn_value1: Option<ScepKeyCnValue1>,
-    /// Cn value 2.
     pub cn_value2: Option<ScepKeyCnValue2>,
-    /// Cn value 3.
     pub cn_value3: Option<ScepKeyCnValue3>,
-    /// Challenge password type.
     pub challenge_password_type: Option<ScepKeyChallengePasswordType>,
-    /// Intune tenant ID.
     pub intune_tenant_id: Option<String>,
-    /// Azure application ID.
     pub azure_application_id: Option<String>,
-    /// Azure application key.
     pub azure_application_key: Option<String>,
-    /// Enrollment URL.
     pub enrollment_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6241,9 +6101,7 @@ impl<'de> serde::Deserialize<'de> for ScepKeyCnValue3 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TemplateFilters {
-    /// Ca ID.
     pub ca_id: Option<Vec<String>>,
-    /// Network ID.
     pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6310,9 +6168,9 @@ impl TemplateFilters {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateCa {
-    /// Name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub name: Option<String>,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6379,7 +6237,7 @@ impl UpdateCa {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateCertificate {
-    /// Revocation reason (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub revocation_reason: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6438,19 +6296,15 @@ impl UpdateCertificate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateCertificateTemplate {
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub name: Option<String>,
-    /// Default access.
     pub default_access: Option<bool>,
-    /// Onboard.
     pub onboard: Option<Onboard>,
-    /// Chromebook.
     pub chromebook: Option<Chromebook>,
-    /// Key length (format: int32; maximum: 4096; minimum: 2048).
+    /// Format: int32; maximum: 4096; minimum: 2048.
     pub key_length: Option<i64>,
-    /// Algorithm.
     pub algorithm: Option<AlgorithmEnum>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6560,13 +6414,13 @@ impl UpdateCertificateTemplate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateServerCertificate {
-    /// Name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub name: Option<String>,
-    /// Revocation reason (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub revocation_reason: Option<String>,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Not after date (format: date-time).
+    /// Format: date-time.
     pub not_after_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -14,25 +14,21 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServer {
-    /// Name (max_length: 64; min_length: 2).
+    /// Max_length: 64; min_length: 2.
     pub name: Option<String>,
-    /// Username (max_length: 48; min_length: 2).
+    /// Max_length: 48; min_length: 2.
     pub username: Option<String>,
-    /// Password (secret: redacted in `Debug`; max_length: 64; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 8.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Purpose.
     pub purpose: Option<AaaServerPurpose>,
-    /// Level.
     pub level: Option<AaaServerLevel>,
-    /// Server type.
     pub server_type: Option<ServerType>,
-    /// Secret (secret: redacted in `Debug`; max_length: 64; min_length: 1).
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 1.
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// IP.
     pub ip: Option<String>,
-    /// Acct port (format: int32; maximum: 65535; minimum: 0).
+    /// Format: int32; maximum: 65535; minimum: 0.
     pub acct_port: Option<i64>,
-    /// Auth port (format: int32; maximum: 65535; minimum: 0).
+    /// Format: int32; maximum: 65535; minimum: 0.
     pub auth_port: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -170,31 +166,25 @@ impl AaaServer {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerBo {
-    /// ID.
     pub id: Option<String>,
-    /// Acct port (format: int32; maximum: 65535; minimum: 0).
+    /// Format: int32; maximum: 65535; minimum: 0.
     pub acct_port: Option<i64>,
-    /// Auth port (format: int32; maximum: 65535; minimum: 0).
+    /// Format: int32; maximum: 65535; minimum: 0.
     pub auth_port: Option<i64>,
-    /// IP.
     pub ip: Option<String>,
-    /// Level.
     pub level: Option<AaaServerLevel>,
-    /// Name (max_length: 64; min_length: 2).
+    /// Max_length: 64; min_length: 2.
     pub name: Option<String>,
-    /// Password (secret: redacted in `Debug`; max_length: 64; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 8.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Encrypted password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub encrypted_password: Option<ruckus_one_runtime::Secret>,
-    /// Purpose.
     pub purpose: Option<AaaServerPurpose>,
-    /// Secret (secret: redacted in `Debug`; max_length: 64; min_length: 1).
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 1.
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// Server type.
     pub server_type: Option<ServerType>,
-    /// Username (max_length: 48; min_length: 2).
+    /// Max_length: 48; min_length: 2.
     pub username: Option<String>,
-    /// Auth enable.
     pub auth_enable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -505,33 +495,25 @@ impl<'de> serde::Deserialize<'de> for AaaServerPurpose {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Username.
     pub username: Option<String>,
-    /// Password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Purpose.
     pub purpose: Option<AaaServerPurpose>,
-    /// Level.
     pub level: Option<AaaServerLevel>,
-    /// Server type.
     pub server_type: Option<ServerType>,
-    /// Secret (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// IP.
     pub ip: Option<String>,
-    /// Acct port (format: int32).
+    /// Format: int32.
     pub acct_port: Option<i64>,
-    /// Auth port (format: int32).
+    /// Format: int32.
     pub auth_port: Option<i64>,
-    /// Switch count in venue (format: int32).
+    /// Format: int32.
     pub switch_count_in_venue: Option<i64>,
-    /// Synced password switch count (format: int32).
+    /// Format: int32.
     pub synced_password_switch_count: Option<i64>,
-    /// AAA server view list.
     pub aaa_server_view_list: Option<Vec<AaaServerV1>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -704,9 +686,7 @@ impl AaaServerV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaSettingResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<AaaSettingView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -777,53 +757,29 @@ impl AaaSettingResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaSettingView {
-    /// ID.
     pub id: Option<String>,
-    /// Authn enabled SSH.
     pub authn_enabled_ssh: Option<bool>,
-    /// Authn first pref.
     pub authn_first_pref: Option<String>,
-    /// Authn second pref.
     pub authn_second_pref: Option<String>,
-    /// Authn third pref.
     pub authn_third_pref: Option<String>,
-    /// Authn fourth pref.
     pub authn_fourth_pref: Option<String>,
-    /// Authz enabled command.
     pub authz_enabled_command: Option<bool>,
-    /// Authz enabled exec.
     pub authz_enabled_exec: Option<bool>,
-    /// Authz commons level.
     pub authz_commons_level: Option<String>,
-    /// Authz commons first server.
     pub authz_commons_first_server: Option<String>,
-    /// Authz commons second server.
     pub authz_commons_second_server: Option<String>,
-    /// Authz commons third server.
     pub authz_commons_third_server: Option<String>,
-    /// Authz exec first server.
     pub authz_exec_first_server: Option<String>,
-    /// Authz exec second server.
     pub authz_exec_second_server: Option<String>,
-    /// Authz exec third server.
     pub authz_exec_third_server: Option<String>,
-    /// Acct enabled command.
     pub acct_enabled_command: Option<bool>,
-    /// Acct enabled exec.
     pub acct_enabled_exec: Option<bool>,
-    /// Acct commons level.
     pub acct_commons_level: Option<String>,
-    /// Acct commons first server.
     pub acct_commons_first_server: Option<String>,
-    /// Acct commons second server.
     pub acct_commons_second_server: Option<String>,
-    /// Acct commons third server.
     pub acct_commons_third_server: Option<String>,
-    /// Acct exec first server.
     pub acct_exec_first_server: Option<String>,
-    /// Acct exec second server.
     pub acct_exec_second_server: Option<String>,
-    /// Acct exec third server.
     pub acct_exec_third_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1070,23 +1026,21 @@ impl AaaSettingView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AaaWifiNetwork {
-    /// ID.
     pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
     pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
+    /// Max_length: 256; min_length: 0.
     pub description: Option<String>,
-    /// Use certificate template (default: false).
+    /// Default: false.
     pub use_certificate_template: Option<bool>,
-    /// WLAN.
     pub wlan: AaaWifiWlan,
-    /// Enable accounting proxy (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
     pub enable_accounting_proxy: Option<bool>,
-    /// Enable auth proxy (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
     pub enable_auth_proxy: Option<bool>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
     pub tenant_id: Option<String>,
-    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
     pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1208,23 +1162,21 @@ impl AaaWifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AaaWifiWlan {
-    /// Advanced customization.
     pub advanced_customization: Option<WifiWlanAdvancedCustomization>,
-    /// Bypass CNA (default: false).
+    /// Default: false.
     pub bypass_cna: Option<bool>,
-    /// Bypass CP using MAC address authentication (default: false).
+    /// Default: false.
     pub bypass_cp_using_mac_address_authentication: Option<bool>,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// MAC address authentication (default: false).
+    /// Default: false.
     pub mac_address_authentication: Option<bool>,
-    /// Management frame protection (may be null).
+    /// May be null.
     pub management_frame_protection: Option<WifiWlanManagementFrameProtection>,
-    /// SSID.
     pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
+    /// Default: 1; format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// WLAN security (default: WPA2Enterprise).
+    /// Default: WPA2Enterprise.
     pub wlan_security: Option<AaaWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1425,13 +1377,11 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AccessControlProfile {
-    /// Description (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Rate limiting.
     pub rate_limiting: Option<RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1521,31 +1471,20 @@ impl AccessControlProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AccessControlProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// L2 ACL policy name.
     pub l2_acl_policy_name: Option<String>,
-    /// L2 ACL policy ID.
     pub l2_acl_policy_id: Option<String>,
-    /// L3 ACL policy name.
     pub l3_acl_policy_name: Option<String>,
-    /// L3 ACL policy ID.
     pub l3_acl_policy_id: Option<String>,
-    /// Device policy name.
     pub device_policy_name: Option<String>,
-    /// Device policy ID.
     pub device_policy_id: Option<String>,
-    /// Application policy name.
     pub application_policy_name: Option<String>,
-    /// Application policy ID.
     pub application_policy_id: Option<String>,
-    /// Client rate up link limit (format: int32).
+    /// Format: int32.
     pub client_rate_up_link_limit: Option<i64>,
-    /// Client rate down link limit (format: int32).
+    /// Format: int32.
     pub client_rate_down_link_limit: Option<i64>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1721,17 +1660,11 @@ impl AccessControlProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclBo {
-    /// ID.
     pub id: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// ACL type.
     pub acl_type: Option<AclType>,
-    /// ACL rules.
     pub acl_rules: Option<Vec<AclRuleBo>>,
-    /// Unique name.
     pub unique_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1854,29 +1787,21 @@ impl AclBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclRuleBo {
-    /// ID.
     pub id: Option<String>,
-    /// Sequence (format: int32).
+    /// Format: int32.
     pub sequence: Option<i64>,
-    /// Action.
     pub action: Option<ProfileAclRuleViewAction>,
-    /// Protocol.
     pub protocol: Option<ProfileAclRuleViewProtocol>,
-    /// Source.
     pub source: Option<String>,
-    /// Source port.
     pub source_port: Option<String>,
-    /// Destination.
     pub destination: Option<String>,
-    /// Destination port.
     pub destination_port: Option<String>,
-    /// Dscp matching (format: int32).
+    /// Format: int32.
     pub dscp_matching: Option<i64>,
-    /// Dscp marking (format: int32).
+    /// Format: int32.
     pub dscp_marking: Option<i64>,
-    /// Internal priority (format: int32).
+    /// Format: int32.
     pub internal_priority: Option<i64>,
-    /// Type IP.
     pub type_ip: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2052,27 +1977,22 @@ impl AclRuleBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclRuleView {
-    /// ID.
     pub id: Option<String>,
-    /// Sequence (format: int32).
+    /// Format: int32.
     pub sequence: Option<i64>,
-    /// Action.
     pub action: Option<ProfileAclRuleViewAction>,
-    /// Destination.
     pub destination: Option<String>,
-    /// Destination port (format: int32).
+    /// Format: int32.
     pub destination_port: Option<i64>,
-    /// Protocol.
     pub protocol: Option<ProfileAclRuleViewProtocol>,
-    /// Source.
     pub source: Option<String>,
-    /// Source port (format: int32).
+    /// Format: int32.
     pub source_port: Option<i64>,
-    /// Dscp matching (format: int32).
+    /// Format: int32.
     pub dscp_matching: Option<i64>,
-    /// Dscp marking (format: int32).
+    /// Format: int32.
     pub dscp_marking: Option<i64>,
-    /// Internal priority (format: int32).
+    /// Format: int32.
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2353,15 +2273,10 @@ impl<'de> serde::Deserialize<'de> for AclType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// ACL type.
     pub acl_type: Option<AclType>,
-    /// ACL rules.
     pub acl_rules: Option<Vec<AclRuleView>>,
-    /// ACL view list.
     pub acl_view_list: Option<Vec<AclView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2482,11 +2397,8 @@ impl AclView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateVariableBo {
-    /// Name.
     pub name: Option<String>,
-    /// Value.
     pub value: Option<String>,
-    /// Type.
     pub type_: Option<AcxCliTemplateVariableViewType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2591,21 +2503,15 @@ impl AcxCliTemplateVariableBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateVariableView {
-    /// Name.
     pub name: Option<String>,
-    /// Type.
     pub type_: Option<AcxCliTemplateVariableViewType>,
-    /// Value.
     pub value: Option<String>,
-    /// Range start (format: int32).
+    /// Format: int32.
     pub range_start: Option<i64>,
-    /// Range end (format: int32).
+    /// Format: int32.
     pub range_end: Option<i64>,
-    /// IP address start.
     pub ip_address_start: Option<String>,
-    /// IP address end.
     pub ip_address_end: Option<String>,
-    /// Sub mask.
     pub sub_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2845,19 +2751,12 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableViewType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxVenueCliTemplateBo {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// CLI.
     pub cli: Option<String>,
-    /// Switch models.
     pub switch_models: Option<String>,
-    /// Variables.
     pub variables: Option<Vec<AcxCliTemplateVariableBo>>,
-    /// Overwrite.
     pub overwrite: Option<bool>,
-    /// Customized serial set.
     pub customized_serial_set: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2994,17 +2893,11 @@ impl AcxVenueCliTemplateBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxVenueCliTemplateView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// CLI.
     pub cli: Option<String>,
-    /// Switch models.
     pub switch_models: Option<String>,
-    /// Variables.
     pub variables: Option<Vec<AcxCliTemplateVariableView>>,
-    /// Overwrite.
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3133,17 +3026,11 @@ impl AcxVenueCliTemplateView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxVenueCliTemplateViewV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// CLI.
     pub cli: Option<String>,
-    /// Switch models.
     pub switch_models: Option<String>,
-    /// Variables.
     pub variables: Option<Vec<CliTemplateVariableBo>>,
-    /// Overwrite.
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3273,15 +3160,12 @@ impl AcxVenueCliTemplateViewV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AdaptiveRadiusWorkflowQueryData {
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<AdminQueryRequestSortOrder>,
-    /// Page (format: int32; minimum: 0).
+    /// Format: int32; minimum: 0.
     pub page: Option<i64>,
-    /// Page size (format: int32; maximum: 2000; minimum: 1).
+    /// Format: int32; maximum: 2000; minimum: 1.
     pub page_size: Option<i64>,
-    /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3545,19 +3429,15 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortOrder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AfcInfo {
-    /// Min power dbm (format: int32).
+    /// Format: int32.
     pub min_power_dbm: Option<i64>,
-    /// Max power dbm (format: int32).
+    /// Format: int32.
     pub max_power_dbm: Option<i64>,
-    /// Available channel (format: int32).
+    /// Format: int32.
     pub available_channel: Option<i64>,
-    /// Available channels.
     pub available_channels: Option<Vec<i64>>,
-    /// Afc status.
     pub afc_status: Option<String>,
-    /// Power mode.
     pub power_mode: Option<String>,
-    /// Geo location.
     pub geo_location: Option<GeoLocation>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3668,11 +3548,9 @@ impl AfcInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApActivation {
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// AP serial number.
     pub ap_serial_number: Option<String>,
-    /// Port ID (format: int32).
+    /// Format: int32.
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3806,13 +3684,11 @@ impl<'de> serde::Deserialize<'de> for ApBandCombination {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApCompatibilityRow {
-    /// ID.
     pub id: Option<String>,
-    /// Incompatible (format: int32).
+    /// Format: int32.
     pub incompatible: Option<i64>,
-    /// Incompatible features.
     pub incompatible_features: Option<Vec<IncompatibleWifiFeature>>,
-    /// Total (format: int32).
+    /// Format: int32.
     pub total: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3902,17 +3778,14 @@ impl ApCompatibilityRow {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApCreation {
-    /// Description (max_length: 180; min_length: 0).
+    /// Max_length: 180; min_length: 0.
     pub description: Option<String>,
-    /// Device gps.
     pub device_gps: Option<DeviceGps>,
-    /// Model (default: null; max_length: 64; min_length: 0).
+    /// Default: null; max_length: 64; min_length: 0.
     pub model: Option<String>,
-    /// Name.
     pub name: String,
-    /// Serial number.
     pub serial_number: String,
-    /// Tags (max_items: 24; min_items: 0).
+    /// Max_items: 24; min_items: 0.
     pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4106,9 +3979,7 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettingsDhcpApRole {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApFirmwareScheduleData {
-    /// Start date time.
     pub start_date_time: Option<String>,
-    /// Version info.
     pub version_info: Option<ApFirmwareVersionInfoData>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4185,11 +4056,8 @@ impl ApFirmwareScheduleData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApFirmwareVersionInfoData {
-    /// Version.
     pub version: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Category.
     pub category: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4273,27 +4141,20 @@ impl ApFirmwareVersionInfoData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApGroupQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Is default.
     pub is_default: Option<bool>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// Client count (format: int32).
+    /// Format: int32.
     pub client_count: Option<i64>,
-    /// Members (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
     pub members: Option<serde_json::Value>,
-    /// Networks (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
     pub networks: Option<serde_json::Value>,
-    /// Venue name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
     pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4442,9 +4303,7 @@ impl ApGroupQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLanPortStatus {
-    /// Port.
     pub port: Option<String>,
-    /// Phy link.
     pub phy_link: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4615,9 +4474,7 @@ impl ApModelCapability {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApModelFirmwareMappingData {
-    /// AP model.
     pub ap_model: Option<String>,
-    /// Firmware.
     pub firmware: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4691,21 +4548,18 @@ impl ApModelFirmwareMappingData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio {
-    /// Tx power.
     pub tx_power: Option<String>,
-    /// Channel (format: int32).
+    /// Format: int32.
     pub channel: Option<i64>,
-    /// Actual tx power (format: int32).
+    /// Format: int32.
     pub actual_tx_power: Option<i64>,
-    /// Calibration tx power (format: int32).
+    /// Format: int32.
     pub calibration_tx_power: Option<i64>,
-    /// Band.
     pub band: Option<String>,
-    /// RSSI (format: int32).
+    /// Format: int32.
     pub rssi: Option<i64>,
-    /// Operative channel bandwidth.
     pub operative_channel_bandwidth: Option<String>,
-    /// Radio ID (format: int32).
+    /// Format: int32.
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4925,15 +4779,10 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettingsChannelBandwidth {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApStatusData {
-    /// AP radio.
     pub ap_radio: Option<Vec<ApRadio>>,
-    /// AP system.
     pub ap_system: Option<ApSystem>,
-    /// Cellular info.
     pub cellular_info: Option<CellularInfo>,
-    /// Afc info.
     pub afc_info: Option<AfcInfo>,
-    /// LAN port status.
     pub lan_port_status: Option<Vec<ApLanPortStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5031,17 +4880,11 @@ impl ApStatusData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApSystem {
-    /// Uptime.
     pub uptime: Option<i64>,
-    /// IP type.
     pub ip_type: Option<String>,
-    /// Netmask.
     pub netmask: Option<String>,
-    /// Gateway.
     pub gateway: Option<String>,
-    /// Primary DNS server.
     pub primary_dns_server: Option<String>,
-    /// Secondary DNS server.
     pub secondary_dns_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5146,13 +4989,12 @@ impl ApSystem {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApplicationPolicy {
-    /// Description (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Rules (max_items: 128; min_items: 1).
+    /// Max_items: 128; min_items: 1.
     pub rules: Option<Vec<ApplicationPolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5242,43 +5084,38 @@ impl ApplicationPolicy {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApplicationPolicyRule {
-    /// Access control (may be null).
+    /// May be null.
     pub access_control: Option<ApplicationPolicyRuleAccessControl>,
-    /// Application ID (format: int32).
+    /// Format: int32.
     pub application_id: Option<i64>,
-    /// Application name.
     pub application_name: Option<String>,
-    /// Category.
     pub category: Option<String>,
-    /// Category ID (format: int32).
+    /// Format: int32.
     pub category_id: Option<i64>,
-    /// Destination IP.
     pub destination_ip: Option<String>,
-    /// Destination port (format: int32; maximum: 65535; minimum: 1).
+    /// Format: int32; maximum: 65535; minimum: 1.
     pub destination_port: Option<i64>,
-    /// Down link marking type (may be null).
+    /// May be null.
     pub down_link_marking_type: Option<LinkMarkingType>,
-    /// Downlink (format: int32; maximum: 20000; minimum: 250).
+    /// Format: int32; maximum: 20000; minimum: 250.
     pub downlink: Option<i64>,
-    /// ID.
     pub id: Option<String>,
-    /// Marking priority (may be null).
+    /// May be null.
     pub marking_priority: Option<ApplicationPolicyRuleMarkingPriority>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Netmask.
     pub netmask: Option<String>,
-    /// Port mapping (may be null).
+    /// May be null.
     pub port_mapping: Option<ApplicationPolicyRulePortMapping>,
-    /// Priority (format: int32).
+    /// Format: int32.
     pub priority: i64,
-    /// Protocol (may be null).
+    /// May be null.
     pub protocol: Option<MulticastDnsProxyServiceRuleMdnsProtocol>,
-    /// Rule type (may be null).
+    /// May be null.
     pub rule_type: Option<ApplicationPolicyRuleRuleType>,
-    /// Up link marking type (may be null).
+    /// May be null.
     pub up_link_marking_type: Option<LinkMarkingType>,
-    /// Uplink (format: int32; maximum: 20000; minimum: 250).
+    /// Format: int32; maximum: 20000; minimum: 250.
     pub uplink: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5844,57 +5681,57 @@ pub struct AsyncResult {
     ///
     /// Wire name `response`; `json`; optional.
     pub response: Option<serde_json::Value>,
-    /// Application policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
     pub application_policy: Option<serde_json::Value>,
-    /// Auto cleanup (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub auto_cleanup: Option<bool>,
-    /// Content (may be null). Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
     pub content: Option<serde_json::Value>,
-    /// Default access (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub default_access: Option<String>,
-    /// Description (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub description: Option<String>,
-    /// Device policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
     pub device_policy: Option<serde_json::Value>,
-    /// E PD gs (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
     pub e_pd_gs: Option<Vec<serde_json::Value>>,
-    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub enabled: Option<bool>,
-    /// Epdgs (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
     pub epdgs: Option<Vec<serde_json::Value>>,
-    /// Expiration date (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub expiration_date: Option<String>,
-    /// Expiration enabled (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub expiration_enabled: Option<bool>,
-    /// Expiration type (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub expiration_type: Option<String>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
     pub id: Option<String>,
-    /// Identity group ID (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub identity_group_id: Option<String>,
-    /// L2 ACL policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
     pub l2_acl_policy: Option<serde_json::Value>,
-    /// L3 ACL policy (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
     pub l3_acl_policy: Option<serde_json::Value>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
     pub name: Option<String>,
-    /// Network (may be null). Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
     pub network: Option<Vec<serde_json::Value>>,
-    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
     pub network_ids: Option<Vec<String>>,
-    /// Policy set ID (may be null). Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub policy_set_id: Option<String>,
-    /// Profile name (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
     pub profile_name: Option<String>,
-    /// QOS priority (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
     pub qos_priority: Option<String>,
-    /// Rate limiting (may be null). Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
     pub rate_limiting: Option<serde_json::Value>,
-    /// Service name (may be null). Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
     pub service_name: Option<String>,
-    /// Tags (may be null). Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
     pub tags: Option<Vec<String>>,
-    /// Tx ID (may be null). Provenance: reference (payloads ui-fixtures/create_venue_ap_group_ap/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_venue_ap_group_ap/02.json).
     pub tx_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6288,21 +6125,13 @@ impl AsyncResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AsyncResultLink {
-    /// Deprecation.
     pub deprecation: Option<String>,
-    /// Href.
     pub href: Option<String>,
-    /// Hreflang.
     pub hreflang: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Profile.
     pub profile: Option<String>,
-    /// Templated.
     pub templated: Option<bool>,
-    /// Title.
     pub title: Option<String>,
-    /// Type.
     pub type_: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6721,99 +6550,84 @@ impl<'de> serde::Deserialize<'de> for CalledStationIdType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CapabilitiesApModel {
-    /// Allow cband country.
     pub allow_cband_country: Option<Vec<String>>,
-    /// Allow dfs country.
     pub allow_dfs_country: Option<Vec<String>>,
-    /// Band combination capabilities.
     pub band_combination_capabilities: Option<Vec<VenueApModelBandModeSettingsBandMode>>,
-    /// Can support cellular (default: false).
+    /// Default: false.
     pub can_support_cellular: Option<bool>,
-    /// Can support lacp (default: false).
+    /// Default: false.
     pub can_support_lacp: Option<bool>,
-    /// Can support POE mode (default: false).
+    /// Default: false.
     pub can_support_poe_mode: Option<bool>,
-    /// Can support POE out (default: false).
+    /// Default: false.
     pub can_support_poe_out: Option<bool>,
-    /// Capability score (default: 0; format: int32).
+    /// Default: 0; format: int32.
     pub capability_score: Option<i64>,
-    /// Default band combination (default: null).
+    /// Default: null.
     pub default_band_combination: Option<VenueApModelBandModeSettingsBandMode>,
-    /// External antenna.
     pub external_antenna: Option<ExternalAntenna>,
-    /// Has 160MHz channel bandwidth (default: false).
+    /// Default: false.
     pub has160_m_hz_channel_bandwidth: Option<bool>,
-    /// Is outdoor (default: false).
+    /// Default: false.
     pub is_outdoor: Option<bool>,
-    /// LAN port picture download URL.
     pub lan_port_picture_download_url: Option<String>,
-    /// LAN ports.
     pub lan_ports: Option<Vec<CapabilitiesLanPort>>,
-    /// Led on (default: false).
+    /// Default: false.
     pub led_on: Option<bool>,
-    /// LLDP ad interval (format: int32).
+    /// Format: int32.
     pub lldp_ad_interval: Option<i64>,
-    /// LLDP enable (default: false).
+    /// Default: false.
     pub lldp_enable: Option<bool>,
-    /// LLDP hold time (format: int32).
+    /// Format: int32.
     pub lldp_hold_time: Option<i64>,
-    /// LLDP mgmt enable (default: false).
+    /// Default: false.
     pub lldp_mgmt_enable: Option<bool>,
-    /// Max channelization 24G (format: int32).
+    /// Format: int32.
     pub max_channelization24_g: Option<i64>,
-    /// Max channelization 5G (format: int32).
+    /// Format: int32.
     pub max_channelization5_g: Option<i64>,
-    /// Max channelization 6G (format: int32).
+    /// Format: int32.
     pub max_channelization6_g: Option<i64>,
-    /// Model.
     pub model: Option<String>,
-    /// Picture download URL.
     pub picture_download_url: Option<String>,
-    /// POE mode capabilities.
     pub poe_mode_capabilities: Option<Vec<String>>,
-    /// Primary WAN recovery timer (format: int32).
+    /// Format: int32.
     pub primary_wan_recovery_timer: Option<i64>,
-    /// Require one enabled trunk port (default: false).
+    /// Default: false.
     pub require_one_enabled_trunk_port: Option<bool>,
-    /// Sim card primary apn.
     pub sim_card_primary_apn: Option<String>,
-    /// Sim card primary cellular network selection.
     pub sim_card_primary_cellular_network_selection: Option<String>,
-    /// Sim card primary enabled (default: true).
+    /// Default: true.
     pub sim_card_primary_enabled: Option<bool>,
-    /// Sim card primary roaming (default: true).
+    /// Default: true.
     pub sim_card_primary_roaming: Option<bool>,
-    /// Sim card secondary apn.
     pub sim_card_secondary_apn: Option<String>,
-    /// Sim card secondary cellular network selection.
     pub sim_card_secondary_cellular_network_selection: Option<String>,
-    /// Sim card secondary enabled (default: true).
+    /// Default: true.
     pub sim_card_secondary_enabled: Option<bool>,
-    /// Sim card secondary roaming (default: true).
+    /// Default: true.
     pub sim_card_secondary_roaming: Option<bool>,
-    /// Support 11AX (default: false).
+    /// Default: false.
     pub support11_ax: Option<bool>,
-    /// Support AP sticky client steering (default: false).
+    /// Default: false.
     pub support_ap_sticky_client_steering: Option<bool>,
-    /// Support band combination (default: false).
+    /// Default: false.
     pub support_band_combination: Option<bool>,
-    /// Support channel 144 (default: false).
+    /// Default: false.
     pub support_channel144: Option<bool>,
-    /// Support dual 5g mode (default: false).
+    /// Default: false.
     pub support_dual5g_mode: Option<bool>,
-    /// Support mesh (default: true).
+    /// Default: true.
     pub support_mesh: Option<bool>,
-    /// Support tri radio (default: false).
+    /// Default: false.
     pub support_tri_radio: Option<bool>,
-    /// Version.
     pub version: Option<String>,
-    /// WAN connection.
     pub wan_connection: Option<String>,
-    /// Can support POE out mode (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
     pub can_support_poe_out_mode: Option<bool>,
-    /// Default POE out mode (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
     pub default_poe_out_mode: Option<String>,
-    /// POE out mode capabilities (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
     pub poe_out_mode_capabilities: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7305,25 +7119,21 @@ impl CapabilitiesApModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CapabilitiesLanPort {
-    /// Default type.
     pub default_type: Option<String>,
-    /// Display label.
     pub display_label: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Is POE out port (default: false).
+    /// Default: false.
     pub is_poe_out_port: Option<bool>,
-    /// Is POE port (default: false).
+    /// Default: false.
     pub is_poe_port: Option<bool>,
-    /// Support disable (default: false).
+    /// Default: false.
     pub support_disable: Option<bool>,
-    /// Trunk port only (default: false).
+    /// Default: false.
     pub trunk_port_only: Option<bool>,
-    /// Untag ID (format: int32).
+    /// Format: int32.
     pub untag_id: Option<i64>,
-    /// VLAN members.
     pub vlan_members: Option<String>,
-    /// Ethernet port profile ID (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
     pub ethernet_port_profile_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7479,85 +7289,52 @@ impl CapabilitiesLanPort {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CellularInfo {
-    /// Cellular active sim.
     pub cellular_active_sim: Option<String>,
-    /// Cellular connection status.
     pub cellular_connection_status: Option<String>,
-    /// Cellular WAN interface.
     pub cellular_wan_interface: Option<String>,
-    /// Cellular signal strength.
     pub cellular_signal_strength: Option<String>,
-    /// Cellular default gateway.
     pub cellular_default_gateway: Option<String>,
-    /// Cellular 3G4GChannel (format: int32).
+    /// Format: int32.
     pub cellular3_g4g_channel: Option<i64>,
-    /// Cellular country.
     pub cellular_country: Option<String>,
-    /// Cellular roaming status.
     pub cellular_roaming_status: Option<String>,
-    /// Cellular radio uptime (format: int32).
+    /// Format: int32.
     pub cellular_radio_uptime: Option<i64>,
-    /// Cellular IMEI.
     pub cellular_imei: Option<String>,
-    /// Cellular LTE firmware.
     pub cellular_lte_firmware: Option<String>,
-    /// Cellular IPaddress.
     pub cellular_i_paddress: Option<String>,
-    /// Cellular subnet mask.
     pub cellular_subnet_mask: Option<String>,
-    /// Cellular operator.
     pub cellular_operator: Option<String>,
-    /// Cellular band.
     pub cellular_band: Option<String>,
-    /// Cellular uplink bandwidth.
     pub cellular_uplink_bandwidth: Option<String>,
-    /// Cellular downlink bandwidth.
     pub cellular_downlink_bandwidth: Option<String>,
-    /// Cellular RSRP (format: int32).
+    /// Format: int32.
     pub cellular_rsrp: Option<i64>,
-    /// Cellular RSRQ (format: int32).
+    /// Format: int32.
     pub cellular_rsrq: Option<i64>,
-    /// Cellular SINR (format: int32).
+    /// Format: int32.
     pub cellular_sinr: Option<i64>,
-    /// Cellular ECIO (format: int32).
+    /// Format: int32.
     pub cellular_ecio: Option<i64>,
-    /// Cellular RSCP (format: int32).
+    /// Format: int32.
     pub cellular_rscp: Option<i64>,
-    /// Cellular is SIM0 present.
     pub cellular_is_sim0_present: Option<String>,
-    /// Cellular IMSISIM0.
     pub cellular_imsisim0: Option<String>,
-    /// Cellular ICCIDSIM0.
     pub cellular_iccidsim0: Option<String>,
-    /// Cellular tx bytes SIM0.
     pub cellular_tx_bytes_sim0: Option<String>,
-    /// Cellular rx bytes SIM0.
     pub cellular_rx_bytes_sim0: Option<String>,
-    /// Cellular switch count SIM0.
     pub cellular_switch_count_sim0: Option<String>,
-    /// Cellular NW lost count SIM0.
     pub cellular_nw_lost_count_sim0: Option<String>,
-    /// Cellular card removal count SIM0.
     pub cellular_card_removal_count_sim0: Option<String>,
-    /// Cellular DHCP timeout count SIM0.
     pub cellular_dhcp_timeout_count_sim0: Option<String>,
-    /// Cellular is SIM1 present.
     pub cellular_is_sim1_present: Option<String>,
-    /// Cellular IMSISIM1.
     pub cellular_imsisim1: Option<String>,
-    /// Cellular ICCIDSIM1.
     pub cellular_iccidsim1: Option<String>,
-    /// Cellular tx bytes SIM1.
     pub cellular_tx_bytes_sim1: Option<String>,
-    /// Cellular rx bytes SIM1.
     pub cellular_rx_bytes_sim1: Option<String>,
-    /// Cellular switch count SIM1.
     pub cellular_switch_count_sim1: Option<String>,
-    /// Cellular NW lost count SIM1.
     pub cellular_nw_lost_count_sim1: Option<String>,
-    /// Cellular card removal count SIM1.
     pub cellular_card_removal_count_sim1: Option<String>,
-    /// Cellular DHCP timeout count SIM1.
     pub cellular_dhcp_timeout_count_sim1: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8075,11 +7852,8 @@ impl<'de> serde::Deserialize<'de> for ChannelBandwidth {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels24G {
-    /// 20MHz.
     pub n_20m_hz: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    /// 40MHz.
     pub n_40m_hz: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    /// Auto.
     pub auto: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8191,13 +7965,9 @@ impl Channels24G {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels5G {
-    /// Dfs.
     pub dfs: Option<Channels5GIndoorOutdoor>,
-    /// Indoor.
     pub indoor: Option<Channels5GIndoorOutdoor>,
-    /// Indoor for outdoor AP.
     pub indoor_for_outdoor_ap: Option<Channels5GIndoorOutdoor>,
-    /// Outdoor.
     pub outdoor: Option<Channels5GIndoorOutdoor>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8311,15 +8081,10 @@ impl Channels5G {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels5GIndoorOutdoor {
-    /// 160MHz.
     pub n_160m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    /// 20MHz.
     pub n_20m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    /// 40MHz.
     pub n_40m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    /// 80MHz.
     pub n_80m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    /// Auto.
     pub auto: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8456,17 +8221,12 @@ impl Channels5GIndoorOutdoor {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6GIndoorOutdoor {
-    /// 160MHz.
     pub n_160m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 20MHz.
     pub n_20m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 40MHz.
     pub n_40m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 80MHz.
     pub n_80m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Auto.
     pub auto: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 320MHz (may be null). Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
     pub n_320m_hz: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8611,21 +8371,18 @@ impl Channels6GIndoorOutdoor {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6Gv11 {
-    /// 160MHz. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub n_160m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 20MHz. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub n_20m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 40MHz. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub n_40m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 80MHz. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub n_80m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Auto.
     pub auto: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Indoor.
     pub indoor: Option<Channels6GIndoorOutdoor>,
-    /// Outdoor.
     pub outdoor: Option<Channels6GIndoorOutdoor>,
-    /// 320MHz (may be null). Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
     pub n_320m_hz: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8782,23 +8539,20 @@ impl Channels6Gv11 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CliTemplateVariableBo {
-    /// Name.
     pub name: Option<String>,
-    /// Type.
     pub type_: Option<AcxCliTemplateVariableViewType>,
-    /// Value.
     pub value: Option<String>,
-    /// IP address end (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
     pub ip_address_end: Option<String>,
-    /// IP address start (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
     pub ip_address_start: Option<String>,
-    /// Range end (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
     pub range_end: Option<serde_json::Value>,
-    /// Range start (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
     pub range_start: Option<serde_json::Value>,
-    /// Sub mask (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
     pub sub_mask: Option<String>,
-    /// Switch variables (may be null). Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
     pub switch_variables: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8949,9 +8703,9 @@ impl CliTemplateVariableBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClientIsolationOptions {
-    /// Auto vrrp (default: false).
+    /// Default: false.
     pub auto_vrrp: Option<bool>,
-    /// Packets type (may be null).
+    /// May be null.
     pub packets_type: Option<PacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9025,9 +8779,7 @@ impl ClientIsolationOptions {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CloneSettings {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9095,29 +8847,19 @@ impl CloneSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupView {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Backup ID.
     pub backup_id: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Backup type.
     pub backup_type: Option<String>,
-    /// Config.
     pub config: Option<String>,
-    /// Status.
     pub status: Option<String>,
-    /// Restore status.
     pub restore_status: Option<String>,
-    /// Restore timestamp.
     pub restore_timestamp: Option<String>,
-    /// Failure reason.
     pub failure_reason: Option<String>,
-    /// Backup name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_config_backups_legacy/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_config_backups_legacy/01.json).
     pub backup_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9278,11 +9020,9 @@ pub struct ConfigurationError {
     /// Wire name `code`; `string`; optional.
     /// Provenance: reference (Error bodies seen in practice).
     pub code: Option<String>,
-    /// Message. Provenance: reference (Error bodies seen in practice).
+    /// Provenance: reference (Error bodies seen in practice).
     pub message: Option<String>,
-    /// Reason.
     pub reason: Option<String>,
-    /// Suggestion.
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9365,9 +9105,8 @@ impl ConfigurationError {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationErrorBody {
-    /// Request ID. Provenance: reference (Error bodies seen in practice).
+    /// Provenance: reference (Error bodies seen in practice).
     pub request_id: Option<String>,
-    /// Errors.
     pub errors: Option<Vec<ConfigurationError>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9444,25 +9183,18 @@ impl ConfigurationErrorBody {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryInfoView {
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Start time (format: date-time).
+    /// Format: date-time.
     pub start_time: Option<String>,
-    /// End time (format: date-time).
+    /// Format: date-time.
     pub end_time: Option<String>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Config type.
     pub config_type: Option<ConfigurationHistoryInfoViewConfigType>,
-    /// Dispatch status.
     pub dispatch_status: Option<ConfigurationHistoryInfoViewDispatchStatus>,
-    /// CLIs.
     pub clis: Option<String>,
-    /// Number of errors (format: int32).
+    /// Format: int32.
     pub number_of_errors: Option<i64>,
-    /// Transaction ID.
     pub transaction_id: Option<String>,
-    /// Dispatch failed reason.
     pub dispatch_failed_reason: Option<Vec<DispatchFailedReasonView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9994,11 +9726,9 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoViewDispatchStatus
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryView {
-    /// ID.
     pub id: Option<String>,
-    /// Total count (format: int32).
+    /// Format: int32.
     pub total_count: Option<i64>,
-    /// List.
     pub list: Option<Vec<ConfigurationHistoryInfoView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -10089,11 +9819,11 @@ impl ConfigurationHistoryView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceAggregationApFirmwareModel {
-    /// Count (format: int32).
+    /// Format: int32.
     pub count: Option<i64>,
-    /// Firmware (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
     pub firmware: Option<String>,
-    /// Model (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -10178,9 +9908,7 @@ impl DeviceAggregationApFirmwareModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceGps {
-    /// Latitude.
     pub latitude: Option<String>,
-    /// Longitude.
     pub longitude: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -10253,15 +9981,14 @@ impl DeviceGps {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DevicePolicy {
-    /// Default access (default: ALLOW).
+    /// Default: ALLOW.
     pub default_access: Option<DevicePolicyRuleAction>,
-    /// Description (max_length: 180; min_length: 2).
+    /// Max_length: 180; min_length: 2.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Rules (max_items: 32; min_items: 1).
+    /// Max_items: 32; min_items: 1.
     pub rules: Option<Vec<DevicePolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -10601,17 +10328,17 @@ pub struct DevicePolicyRule {
     ///
     /// Wire name `osVendor`; `DevicePolicyOsVendor`; optional.
     pub os_vendor: Option<DevicePolicyOsVendor>,
-    /// Action (default: ALLOW).
+    /// Default: ALLOW.
     pub action: Option<DevicePolicyRuleAction>,
-    /// Device type (may be null).
+    /// May be null.
     pub device_type: Option<DevicePolicyRuleDeviceType>,
-    /// Download rate limit (format: float; maximum: 200; minimum: 0).
+    /// Format: float; maximum: 200; minimum: 0.
     pub download_rate_limit: Option<f64>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: Option<String>,
-    /// Upload rate limit (format: float; maximum: 200; minimum: 0).
+    /// Format: float; maximum: 200; minimum: 0.
     pub upload_rate_limit: Option<f64>,
-    /// VLAN (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -10905,9 +10632,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRuleDeviceType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceRequestView {
-    /// Device request action.
     pub device_request_action: Option<DeviceRequestViewDeviceRequestAction>,
-    /// Switch ID list.
     pub switch_id_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -11051,13 +10776,11 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestViewDeviceRequestAction {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfile {
-    /// DHCP mode (default: EnableOnEachAPs).
+    /// Default: EnableOnEachAPs.
     pub dhcp_mode: Option<DhcpMode>,
-    /// DHCP pools (max_items: 4; min_items: 1).
+    /// Max_items: 4; min_items: 1.
     pub dhcp_pools: Vec<DhcpPool>,
-    /// ID.
     pub id: Option<String>,
-    /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -11157,13 +10880,9 @@ impl DhcpConfigServiceProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// DHCP pools.
     pub dhcp_pools: Option<Vec<ViewmodelDhcpPool>>,
-    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -11271,9 +10990,7 @@ impl DhcpConfigServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpData {
-    /// Enabled.
     pub enabled: Option<bool>,
-    /// Mode.
     pub mode: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -11441,25 +11158,24 @@ impl<'de> serde::Deserialize<'de> for DhcpMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpOption82Settings {
-    /// MAC delimiter (default: COLON).
+    /// Default: COLON.
     pub mac_delimiter: Option<DhcpOption82SettingsMacDelimiter>,
-    /// Sub option 150 enabled (default: false).
+    /// Default: false.
     pub sub_option150_enabled: Option<bool>,
-    /// Sub option 151 enabled (default: false).
+    /// Default: false.
     pub sub_option151_enabled: Option<bool>,
-    /// Sub option 151 format (may be null).
+    /// May be null.
     pub sub_option151_format: Option<DhcpOption82SettingsSubOption151Format>,
-    /// Sub option 151 text (max_length: 26; min_length: 1).
+    /// Max_length: 26; min_length: 1.
     pub sub_option151_text: Option<String>,
-    /// Sub option 1 customization.
     pub sub_option1_customization: Option<DhcpOption82SubOption1Customization>,
-    /// Sub option 1 enabled (default: false).
+    /// Default: false.
     pub sub_option1_enabled: Option<bool>,
-    /// Sub option 1 format (may be null).
+    /// May be null.
     pub sub_option1_format: Option<DhcpOption82SettingsSubOption1Format>,
-    /// Sub option 2 enabled (default: false).
+    /// Default: false.
     pub sub_option2_enabled: Option<bool>,
-    /// Sub option 2 format (may be null).
+    /// May be null.
     pub sub_option2_format: Option<DhcpOption82SettingsSubOption2Format>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -11965,7 +11681,6 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsSubOption2Format {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpOption82SubOption1Customization {
-    /// Attributes.
     pub attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -12036,9 +11751,9 @@ impl DhcpOption82SubOption1Customization {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpOption82SubOption1CustomizationAttribute {
-    /// Text (max_length: 24; min_length: 1).
+    /// Max_length: 24; min_length: 1.
     pub text: Option<String>,
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<DhcpOption82SubOption1CustomizationAttributeType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -12222,11 +11937,9 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpOptionView {
-    /// Seq (format: int32).
+    /// Format: int32.
     pub seq: Option<i64>,
-    /// Value.
     pub value: Option<String>,
-    /// Type.
     pub type_: Option<DhcpOptionViewType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -12383,27 +12096,21 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionViewType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpPool {
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// End IP address.
     pub end_ip_address: String,
-    /// Lease time hours (format: int32; maximum: 24; minimum: 0).
+    /// Format: int32; maximum: 24; minimum: 0.
     pub lease_time_hours: i64,
-    /// Lease time minutes (format: int32; maximum: 59; minimum: 0).
+    /// Format: int32; maximum: 59; minimum: 0.
     pub lease_time_minutes: i64,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Primary DNS IP.
     pub primary_dns_ip: Option<String>,
-    /// Secondary DNS IP.
     pub secondary_dns_ip: Option<String>,
-    /// Start IP address.
     pub start_ip_address: String,
-    /// Subnet address.
     pub subnet_address: String,
-    /// Subnet mask.
     pub subnet_mask: String,
-    /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -12600,27 +12307,19 @@ impl DhcpPoolBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpServerView {
-    /// ID.
     pub id: Option<String>,
-    /// Pool name.
     pub pool_name: Option<String>,
-    /// Default router IP.
     pub default_router_ip: Option<String>,
-    /// Excluded end.
     pub excluded_end: Option<String>,
-    /// Excluded start.
     pub excluded_start: Option<String>,
-    /// Lease days (format: int32).
+    /// Format: int32.
     pub lease_days: Option<i64>,
-    /// Lease hrs (format: int32).
+    /// Format: int32.
     pub lease_hrs: Option<i64>,
-    /// Lease mins (format: int32).
+    /// Format: int32.
     pub lease_mins: Option<i64>,
-    /// DHCP options.
     pub dhcp_options: Option<Vec<DhcpOptionView>>,
-    /// Subnet address.
     pub subnet_address: Option<String>,
-    /// Subnet mask.
     pub subnet_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -12763,11 +12462,10 @@ impl DhcpServerView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpServiceAp {
-    /// DHCP IPs.
     pub dhcp_ips: Option<Vec<String>>,
-    /// Role (may be null).
+    /// May be null.
     pub role: Option<ApDhcpSettingsDhcpApRole>,
-    /// Serial number (max_length: 12; min_length: 12).
+    /// Max_length: 12; min_length: 12.
     pub serial_number: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -12847,9 +12545,7 @@ impl DhcpServiceAp {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DispatchFailedReasonView {
-    /// Line number.
     pub line_number: Option<String>,
-    /// Message.
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -12941,7 +12637,7 @@ impl DispatchFailedReasonView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DnsProxy {
-    /// DNS proxy rules (max_items: 64; min_items: 0).
+    /// Max_items: 64; min_items: 0.
     pub dns_proxy_rules: Option<Vec<DnsProxyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -13004,9 +12700,8 @@ impl DnsProxy {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DnsProxyRule {
-    /// Domain name.
     pub domain_name: String,
-    /// IP list (max_items: 8; min_items: 1).
+    /// Max_items: 8; min_items: 1.
     pub ip_list: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -13066,147 +12761,86 @@ impl DnsProxyRule {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DownLink {
-    /// Is mesh enable.
     pub is_mesh_enable: Option<bool>,
-    /// Device dto.
     pub device_dto: Option<ViewmodelDevice>,
-    /// Down link count (format: int32).
+    /// Format: int32.
     pub down_link_count: Option<i64>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Crt time.
     pub crt_time: Option<String>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// Last seen time.
     pub last_seen_time: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Model.
     pub model: Option<String>,
-    /// Fw version.
     pub fw_version: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// AP group ID.
     pub ap_group_id: Option<String>,
-    /// AP group name.
     pub ap_group_name: Option<String>,
-    /// WLAN group 24GId.
     pub wlan_group24_g_id: Option<String>,
-    /// WLAN group 5GId.
     pub wlan_group5_g_id: Option<String>,
-    /// WLAN groups.
     pub wlan_groups: Option<Vec<WlanGroup>>,
-    /// Config status.
     pub config_status: Option<String>,
-    /// Connection status.
     pub connection_status: Option<String>,
-    /// Device status.
     pub device_status: Option<String>,
-    /// Device status severity.
     pub device_status_severity: Option<String>,
-    /// IP.
     pub ip: Option<String>,
-    /// Ext IP.
     pub ext_ip: Option<String>,
-    /// External port.
     pub external_port: Option<String>,
-    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// AP status data.
     pub ap_status_data: Option<ApStatusData>,
-    /// Uplink.
     pub uplink: Option<Vec<UpLink>>,
-    /// Downlink down MAC.
     pub downlink_down_mac: Option<Vec<String>>,
-    /// Downlink RSSI.
     pub downlink_rssi: Option<Vec<i64>>,
-    /// Downlink type.
     pub downlink_type: Option<Vec<i64>>,
-    /// Uplink up MAC.
     pub uplink_up_mac: Option<String>,
-    /// Uplink RSSI (format: int32).
+    /// Format: int32.
     pub uplink_rssi: Option<i64>,
-    /// Uplink type.
     pub uplink_type: Option<Vec<i64>>,
-    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// Hops (format: int32).
+    /// Format: int32.
     pub hops: Option<i64>,
-    /// Device group ID.
     pub device_group_id: Option<String>,
-    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// X percent (format: float).
+    /// Format: float.
     pub x_percent: Option<f64>,
-    /// Y percent (format: float).
+    /// Format: float.
     pub y_percent: Option<f64>,
-    /// Clients (format: int32).
+    /// Format: int32.
     pub clients: Option<i64>,
-    /// Downlink count (format: int32).
+    /// Format: int32.
     pub downlink_count: Option<i64>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Device group name.
     pub device_group_name: Option<String>,
-    /// Device model type.
     pub device_model_type: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Switch port.
     pub switch_port: Option<String>,
-    /// Latitude.
     pub latitude: Option<String>,
-    /// Longitude.
     pub longitude: Option<String>,
-    /// POE port.
     pub poe_port: Option<String>,
-    /// Rogue category.
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
-    /// Device session cache weight (format: int32).
+    /// Format: int32.
     pub device_session_cache_weight: Option<i64>,
-    /// Health status.
     pub health_status: Option<String>,
-    /// Downlink channel.
     pub downlink_channel: Option<String>,
-    /// Uplink channel.
     pub uplink_channel: Option<String>,
-    /// Geolocation source.
     pub geolocation_source: Option<String>,
-    /// AP radio deploy.
     pub ap_radio_deploy: Option<String>,
-    /// Reboot.
     pub reboot: Option<bool>,
-    /// AP neighbor MACs.
     pub ap_neighbor_macs: Option<Vec<String>>,
-    /// AP neighbor RSSIs.
     pub ap_neighbor_rssis: Option<Vec<i64>>,
-    /// Neighbors.
     pub neighbors: Option<Vec<Neighbor>>,
-    /// Tx frames.
     pub tx_frames: Option<String>,
-    /// RSSI (format: int32).
+    /// Format: int32.
     pub rssi: Option<i64>,
-    /// Rx bytes.
     pub rx_bytes: Option<String>,
-    /// Tx bytes.
     pub tx_bytes: Option<String>,
-    /// Rx frames.
     pub rx_frames: Option<String>,
-    /// Type (format: int32).
+    /// Format: int32.
     pub type_: Option<i64>,
-    /// Down MAC.
     pub down_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -13832,157 +13466,150 @@ impl DownLink {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskOpenWifiWlanAdvancedCustomization {
-    /// Application visibility enabled (default: false).
+    /// Default: false.
     pub application_visibility_enabled: Option<bool>,
-    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
+    /// Default: 15; format: int32; maximum: 100; minimum: 15.
     pub arp_request_rate_limit: Option<i64>,
-    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
+    /// Default: 15; format: int32; maximum: 120; minimum: 8.
     pub broadcast_probe_response_delay: Option<i64>,
-    /// BSS priority (default: HIGH).
+    /// Default: HIGH.
     pub bss_priority: Option<WifiWlanAdvancedCustomizationBssPriority>,
-    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
+    /// Default: 120; format: int32; maximum: 86400; minimum: 60.
     pub client_inactivity_timeout: Option<i64>,
-    /// Client isolation (default: false).
+    /// Default: false.
     pub client_isolation: Option<bool>,
-    /// Client isolation options.
     pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// Client load balancing enable (default: true).
+    /// Default: true.
     pub client_load_balancing_enable: Option<bool>,
-    /// DHCP option 82 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_enabled: Option<bool>,
-    /// DHCP option 82 MAC format (default: COLON).
+    /// Default: COLON.
     pub dhcp_option82_mac_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
-    /// DHCP option 82 sub option 150 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 format (may be null).
+    /// May be null.
     pub dhcp_option82_sub_option151_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
-    /// DHCP option 82 sub option 151 input.
     pub dhcp_option82_sub_option151_input: Option<String>,
-    /// DHCP option 82 sub option 1 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// DHCP option 82 sub option 1 format (may be null).
+    /// May be null.
     pub dhcp_option82_sub_option1_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
-    /// DHCP option 82 sub option 2 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// DHCP option 82 sub option 2 format (may be null).
+    /// May be null.
     pub dhcp_option82_sub_option2_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
-    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
+    /// Default: 15; format: int32; maximum: 100; minimum: 15.
     pub dhcp_request_rate_limit: Option<i64>,
-    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
+    /// Default: 5; format: int32; maximum: 5; minimum: 0.
     pub directed_threshold: Option<i64>,
-    /// DNS proxy.
     pub dns_proxy: Option<DnsProxy>,
-    /// DNS proxy enabled (default: false).
+    /// Default: false.
     pub dns_proxy_enabled: Option<bool>,
-    /// Enable AAA VLAN override (default: true).
+    /// Default: true.
     pub enable_aaa_vlan_override: Option<bool>,
-    /// Enable additional regulatory domains (default: true).
+    /// Default: true.
     pub enable_additional_regulatory_domains: Option<bool>,
-    /// Enable airtime decongestion (default: false).
+    /// Default: false.
     pub enable_airtime_decongestion: Option<bool>,
-    /// Enable anti spoofing (default: false).
+    /// Default: false.
     pub enable_anti_spoofing: Option<bool>,
-    /// Enable AP host name advertisement (default: false).
+    /// Default: false.
     pub enable_ap_host_name_advertisement: Option<bool>,
-    /// Enable arp request rate limit (default: true).
+    /// Default: true.
     pub enable_arp_request_rate_limit: Option<bool>,
-    /// Enable band balancing (default: true).
+    /// Default: true.
     pub enable_band_balancing: Option<bool>,
-    /// Enable DHCP request rate limit (default: true).
+    /// Default: true.
     pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// Enable gtk rekey (default: true).
+    /// Default: true.
     pub enable_gtk_rekey: Option<bool>,
-    /// Enable join RSSI threshold (default: false).
+    /// Default: false.
     pub enable_join_rssi_threshold: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast downlink rate limiting 6G (default: false).
+    /// Default: false.
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting 6G (default: false).
+    /// Default: false.
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// Enable neighbor report (default: true).
+    /// Default: true.
     pub enable_neighbor_report: Option<bool>,
-    /// Enable optimized connectivity experience (default: false).
+    /// Default: false.
     pub enable_optimized_connectivity_experience: Option<bool>,
-    /// Enable syslog (default: false).
+    /// Default: false.
     pub enable_syslog: Option<bool>,
-    /// Enable transient client management (default: false).
+    /// Default: false.
     pub enable_transient_client_management: Option<bool>,
-    /// Force mobile device DHCP (default: false).
+    /// Default: false.
     pub force_mobile_device_dhcp: Option<bool>,
-    /// Hide SSID (default: false).
+    /// Default: false.
     pub hide_ssid: Option<bool>,
-    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
+    /// Default: 300; format: int32; maximum: 300; minimum: 1.
     pub join_expire_time: Option<i64>,
-    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
+    /// Default: -85; format: int32; maximum: -60; minimum: -90.
     pub join_rssi_threshold: Option<i64>,
-    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
+    /// Default: 10; format: int32; maximum: 50; minimum: 1.
     pub join_wait_threshold: Option<i64>,
-    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
+    /// Default: 30; format: int32; maximum: 60; minimum: 1.
     pub join_wait_time: Option<i64>,
-    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
+    /// Default: 100; format: int32; maximum: 512; minimum: 1.
     pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// Multi link operation enabled (default: false).
+    /// Default: false.
     pub multi_link_operation_enabled: Option<bool>,
-    /// Multi link operation options.
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
+    /// Default: 1; format: int32; maximum: 12; minimum: 1.
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast filter enabled (default: false).
+    /// Default: false.
     pub multicast_filter_enabled: Option<bool>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
+    /// Default: 1; format: int32; maximum: 100; minimum: 1.
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Proxy ARP (default: false).
+    /// Default: false.
     pub proxy_arp: Option<bool>,
-    /// QOS map set enabled (default: false).
+    /// Default: false.
     pub qos_map_set_enabled: Option<bool>,
-    /// QOS map set options.
     pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// QOS mirroring enabled (default: false).
+    /// Default: false.
     pub qos_mirroring_enabled: Option<bool>,
-    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
+    /// Default: MSCS_REQUESTS_ONLY.
     pub qos_mirroring_scope: Option<WifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// Radio customization.
     pub radio_customization: Option<WlanRadioCustomization>,
-    /// RADIUS options.
     pub radius_options: Option<RadiusOptions>,
-    /// Respective access control (default: true).
+    /// Default: true.
     pub respective_access_control: Option<bool>,
-    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
+    /// Default: -75; format: int32; maximum: -60; minimum: -90.
     pub rssi_association_rejection_threshold: Option<i64>,
-    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
+    /// Default: 0; format: int32; maximum: 500; minimum: 0.
     pub total_downlink_rate_limiting: Option<i64>,
-    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
+    /// Default: 0; format: int32; maximum: 500; minimum: 0.
     pub total_uplink_rate_limiting: Option<i64>,
-    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
+    /// Default: 0; format: int32; maximum: 200; minimum: 0.
     pub user_downlink_rate_limiting: Option<i64>,
-    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
+    /// Default: 0; format: int32; maximum: 200; minimum: 0.
     pub user_uplink_rate_limiting: Option<i64>,
-    /// Wifi 6 enabled (default: true).
+    /// Default: true.
     pub wifi6_enabled: Option<bool>,
-    /// Wifi 7 enabled (default: true).
+    /// Default: true.
     pub wifi7_enabled: Option<bool>,
-    /// Access control enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
     pub access_control_enable: Option<bool>,
-    /// Application policy enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
     pub application_policy_enable: Option<bool>,
-    /// L2 ACL enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
     pub l2_acl_enable: Option<bool>,
-    /// L3 ACL enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
     pub l3_acl_enable: Option<bool>,
-    /// Wifi calling enabled (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
     pub wifi_calling_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -14778,21 +14405,19 @@ impl DpskOpenWifiWlanAdvancedCustomization {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskWifiNetwork {
-    /// ID.
     pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
     pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
+    /// Max_length: 256; min_length: 0.
     pub description: Option<String>,
-    /// Use DPSK service (default: false).
+    /// Default: false.
     pub use_dpsk_service: Option<bool>,
-    /// WLAN.
     pub wlan: DpskWifiWlan,
-    /// DPSK service profile ID (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    /// May be null; secret: redacted in `Debug`. Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
     pub dpsk_service_profile_id: Option<ruckus_one_runtime::Secret>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
     pub tenant_id: Option<String>,
-    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
     pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -14909,23 +14534,21 @@ impl DpskWifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskWifiWlan {
-    /// Advanced customization.
     pub advanced_customization: Option<DpskOpenWifiWlanAdvancedCustomization>,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// SSID.
     pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
+    /// Default: 1; format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// WLAN security (default: WPA2Personal).
+    /// Default: WPA2Personal.
     pub wlan_security: Option<DpskWifiWlanWlanSecurity>,
-    /// MAC address authentication (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
     pub mac_address_authentication: Option<bool>,
-    /// MAC auth MAC format (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
     pub mac_auth_mac_format: Option<String>,
-    /// Management frame protection (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
     pub management_frame_protection: Option<String>,
-    /// Passphrase (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
+    /// May be null; secret: redacted in `Debug`. Provenance: reference (payloads ui-fixtures/get_wifi_network/07.json).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -15121,19 +14744,13 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DsaeOnboardNetwork {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Nw sub type.
     pub nw_sub_type: Option<String>,
-    /// VLAN (format: int32).
+    /// Format: int32.
     pub vlan: Option<i64>,
-    /// VLAN pool.
     pub vlan_pool: Option<VlanPoolData>,
-    /// Security protocol.
     pub security_protocol: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -15254,45 +14871,27 @@ impl DsaeOnboardNetwork {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DynamicQueryPayload {
-    /// Multi sort fields.
     pub multi_sort_fields: Option<Vec<String>>,
-    /// Match fields.
     pub match_fields: Option<Vec<QosMatchField>>,
-    /// Range filter.
     pub range_filter: Option<RangeFilter>,
-    /// Range date filter.
     pub range_date_filter: Option<RangeFilter>,
-    /// Must not match field.
     pub must_not_match_field: Option<Vec<MustNotMatchField>>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<String>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page by date.
     pub page_by_date: Option<PageByDate>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// Search string.
     pub search_string: Option<String>,
-    /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// Must have fields.
     pub must_have_fields: Option<Vec<String>>,
-    /// Must not have fields.
     pub must_not_have_fields: Option<Vec<String>>,
-    /// Term field.
     pub term_field: Option<TermField>,
-    /// Terms.
     pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// Exists.
     pub exists: Option<String>,
-    /// Group by.
     pub group_by: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -15557,9 +15156,7 @@ impl DynamicQueryPayload {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EmptyResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<EmptyView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -15674,7 +15271,6 @@ impl EmptyResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EmptyView {
-    /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -15769,13 +15365,9 @@ impl EmptyView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntitlementErrorBody {
-    /// Code.
     pub code: Option<String>,
-    /// Message.
     pub message: Option<String>,
-    /// Reason.
     pub reason: Option<String>,
-    /// Suggestion.
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -15869,11 +15461,10 @@ impl EntitlementErrorBody {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntityId {
-    /// ID.
     pub id: Option<String>,
-    /// Request ID (may be null). Provenance: reference (payloads ui-fixtures/create_portal_service_profile/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_portal_service_profile/02.json).
     pub request_id: Option<String>,
-    /// Service name (may be null). Provenance: reference (payloads ui-fixtures/create_portal_service_profile/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_portal_service_profile/02.json).
     pub service_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -15984,13 +15575,11 @@ impl EntityId {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntityIdOperationResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<EntityId>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/create_portal_service_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_portal_service_profile/01.json).
     pub id: Option<String>,
-    /// Service name (may be null). Provenance: reference (payloads ui-fixtures/create_portal_service_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_portal_service_profile/01.json).
     pub service_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -16091,9 +15680,7 @@ impl EntityIdOperationResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Epdg {
-    /// Domain.
     pub domain: String,
-    /// IP.
     pub ip: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -16174,51 +15761,38 @@ impl Epdg {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EthernetPortProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
-    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// Type.
     pub type_: Option<String>,
-    /// Untag ID (format: int32).
+    /// Format: int32.
     pub untag_id: Option<i64>,
-    /// VLAN members.
     pub vlan_members: Option<String>,
-    /// Is default.
     pub is_default: Option<bool>,
-    /// Is template.
     pub is_template: Option<bool>,
-    /// Auth type.
     pub auth_type: Option<String>,
-    /// Auth RADIUS ID.
     pub auth_radius_id: Option<String>,
-    /// Accounting RADIUS ID.
     pub accounting_radius_id: Option<String>,
-    /// Venue activations.
     pub venue_activations: Option<Vec<VenueActivation>>,
-    /// AP activations.
     pub ap_activations: Option<Vec<ApActivation>>,
-    /// Vni (format: int32).
+    /// Format: int32.
     pub vni: Option<i64>,
-    /// Supplicant authentication options (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
     pub supplicant_authentication_options: Option<serde_json::Value>,
-    /// Accounting service (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
     pub accounting_service: Option<bool>,
-    /// Bypass MAC address authentication (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
     pub bypass_mac_address_authentication: Option<bool>,
-    /// Description (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
     pub description: Option<String>,
-    /// Enable accounting proxy (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
     pub enable_accounting_proxy: Option<bool>,
-    /// Enable accounting service (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
     pub enable_accounting_service: Option<bool>,
-    /// Enable auth proxy (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
     pub enable_auth_proxy: Option<bool>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/02.json).
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -16487,17 +16061,17 @@ impl EthernetPortProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalAntenna {
-    /// Coupled (default: false).
+    /// Default: false.
     pub coupled: Option<bool>,
-    /// Enable 24G (default: false).
+    /// Default: false.
     pub enable24_g: Option<bool>,
-    /// Enable 50G (default: false).
+    /// Default: false.
     pub enable50_g: Option<bool>,
-    /// Gain 24G (format: int32; maximum: 60; minimum: 0).
+    /// Format: int32; maximum: 60; minimum: 0.
     pub gain24_g: Option<i64>,
-    /// Gain 50G (format: int32; maximum: 60; minimum: 0).
+    /// Format: int32; maximum: 60; minimum: 0.
     pub gain50_g: Option<i64>,
-    /// Support disable (default: false).
+    /// Default: false.
     pub support_disable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -16626,11 +16200,9 @@ impl ExternalAntenna {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FamilyModelSlot {
-    /// Slot number (format: int32).
+    /// Format: int32.
     pub slot_number: Option<i64>,
-    /// Enable.
     pub enable: Option<bool>,
-    /// Option.
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -16729,13 +16301,10 @@ impl FamilyModelSlot {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FamilyModelSlotBo {
-    /// ID.
     pub id: Option<String>,
-    /// Slot number (format: int32).
+    /// Format: int32.
     pub slot_number: Option<i64>,
-    /// Enable.
     pub enable: Option<bool>,
-    /// Option.
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -16842,11 +16411,9 @@ impl FamilyModelSlotBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FamilyModelSlotView {
-    /// Slot number (format: int32).
+    /// Format: int32.
     pub slot_number: Option<i64>,
-    /// Enable.
     pub enable: Option<bool>,
-    /// Option.
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -16940,9 +16507,9 @@ impl FamilyModelSlotView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct File {
-    /// ID (max_length: 2147483647; min_length: 1).
+    /// Max_length: 2147483647; min_length: 1.
     pub id: String,
-    /// Name (max_length: 2147483647; min_length: 1).
+    /// Max_length: 2147483647; min_length: 1.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -17002,7 +16569,7 @@ impl File {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FileResponse {
-    /// URL (min_length: 1).
+    /// Min_length: 1.
     pub url: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -17154,17 +16721,16 @@ impl<'de> serde::Deserialize<'de> for FlowLevel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GeoLocation {
-    /// Vertical uncertainty (format: float).
+    /// Format: float.
     pub vertical_uncertainty: Option<f64>,
-    /// Lateral uncertainty (format: float).
+    /// Format: float.
     pub lateral_uncertainty: Option<f64>,
-    /// Latitude (format: float).
+    /// Format: float.
     pub latitude: Option<f64>,
-    /// Longitude (format: float).
+    /// Format: float.
     pub longitude: Option<f64>,
-    /// Height (format: float).
+    /// Format: float.
     pub height: Option<f64>,
-    /// Source.
     pub source: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -17267,23 +16833,19 @@ impl GeoLocation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestPage {
-    /// Advert image.
     pub advert_image: Option<File>,
-    /// Lang code.
     pub lang_code: Option<String>,
-    /// Logo image.
     pub logo_image: Option<File>,
-    /// Tag line (max_length: 140; min_length: 0).
+    /// Max_length: 140; min_length: 0.
     pub tag_line: Option<String>,
-    /// Terms and conditions (max_length: 100000; min_length: 0).
+    /// Max_length: 100000; min_length: 0.
     pub terms_and_conditions: Option<String>,
-    /// Title.
     pub title: Option<String>,
-    /// Welcome message (max_length: 100; min_length: 0).
+    /// Max_length: 100; min_length: 0.
     pub welcome_message: Option<String>,
-    /// Wifi 4 eu (default: false).
+    /// Default: false.
     pub wifi4_eu: Option<bool>,
-    /// Wifi 4 eu network ID (max_length: 128; min_length: 0).
+    /// Max_length: 128; min_length: 0.
     pub wifi4_eu_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -17410,9 +16972,9 @@ impl GuestPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestSmsPasswordDuration {
-    /// Duration (default: 12; format: int32; minimum: 0).
+    /// Default: 12; format: int32; minimum: 0.
     pub duration: Option<i64>,
-    /// Unit (default: HOUR).
+    /// Default: HOUR.
     pub unit: Option<GuestSmsPasswordDurationUnit>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -17563,21 +17125,18 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDurationUnit {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestWifiNetwork {
-    /// ID.
     pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
     pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
+    /// Max_length: 256; min_length: 0.
     pub description: Option<String>,
-    /// Enable DHCP (default: false).
+    /// Default: false.
     pub enable_dhcp: Option<bool>,
-    /// Guest portal.
     pub guest_portal: GuestWifiPortal,
-    /// WLAN.
     pub wlan: GuestWifiWlan,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
     pub tenant_id: Option<String>,
-    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
     pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -17686,47 +17245,37 @@ impl GuestWifiNetwork {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestWifiPortal {
-    /// Enable self service (default: true).
+    /// Default: true.
     pub enable_self_service: Option<bool>,
-    /// Enable SMS login (default: false).
+    /// Default: false.
     pub enable_sms_login: Option<bool>,
-    /// End of day reauth delay (default: false).
+    /// Default: false.
     pub end_of_day_reauth_delay: Option<bool>,
-    /// External portal key.
     pub external_portal_key: Option<String>,
-    /// External portal URL.
     pub external_portal_url: Option<String>,
-    /// Guest network type (may be null).
+    /// May be null.
     pub guest_network_type: Option<GuestWifiPortalGuestNetworkType>,
-    /// Guest page.
     pub guest_page: Option<GuestPage>,
-    /// Host guest config.
     pub host_guest_config: Option<HostGuestConfig>,
-    /// Lockout period (default: 120; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 120; format: int32; maximum: 65535; minimum: 1.
     pub lockout_period: Option<i64>,
-    /// Lockout period enabled (default: false).
+    /// Default: false.
     pub lockout_period_enabled: Option<bool>,
-    /// MAC credentials duration (default: 240; format: int32; maximum: 70560; minimum: 1).
+    /// Default: 240; format: int32; maximum: 70560; minimum: 1.
     pub mac_credentials_duration: Option<i64>,
-    /// Max devices (default: 1; format: int32; minimum: 0).
+    /// Default: 1; format: int32; minimum: 0.
     pub max_devices: Option<i64>,
-    /// Redirect URL.
     pub redirect_url: Option<String>,
-    /// SMS password duration.
     pub sms_password_duration: Option<GuestSmsPasswordDuration>,
-    /// Social domains.
     pub social_domains: Option<Vec<String>>,
-    /// Social emails (default: false).
+    /// Default: false.
     pub social_emails: Option<bool>,
-    /// Social identities.
     pub social_identities: Option<SocialIdentities>,
-    /// User session grace period (default: 60; format: int32; maximum: 14399; minimum: 1).
+    /// Default: 60; format: int32; maximum: 14399; minimum: 1.
     pub user_session_grace_period: Option<i64>,
-    /// User session timeout (default: 1440; format: int32; maximum: 14400; minimum: 2).
+    /// Default: 1440; format: int32; maximum: 14400; minimum: 2.
     pub user_session_timeout: Option<i64>,
-    /// Walled gardens.
     pub walled_gardens: Option<Vec<String>>,
-    /// Wispr page.
     pub wispr_page: Option<WifiWisprPage>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -18044,31 +17593,28 @@ impl<'de> serde::Deserialize<'de> for GuestWifiPortalGuestNetworkType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestWifiWlan {
-    /// Advanced customization.
     pub advanced_customization: Option<WifiWlanAdvancedCustomization>,
-    /// Bypass CNA (default: false).
+    /// Default: false.
     pub bypass_cna: Option<bool>,
-    /// Bypass CP using MAC address authentication (default: true).
+    /// Default: true.
     pub bypass_cp_using_mac_address_authentication: Option<bool>,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// Management frame protection (may be null).
+    /// May be null.
     pub management_frame_protection: Option<WifiWlanManagementFrameProtection>,
-    /// Passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 8.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Sae passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 8.
     pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// SSID.
     pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
+    /// Default: 1; format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// Wep hex key.
     pub wep_hex_key: Option<String>,
-    /// WLAN security (default: None).
+    /// Default: None.
     pub wlan_security: Option<GuestWifiWlanWlanSecurity>,
-    /// MAC address authentication (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
     pub mac_address_authentication: Option<bool>,
-    /// MAC auth MAC format (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json).
     pub mac_auth_mac_format: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -18325,9 +17871,8 @@ impl<'de> serde::Deserialize<'de> for GuestWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct HostGuestConfig {
-    /// Host domains.
     pub host_domains: Option<Vec<String>>,
-    /// Host duration choices (max_items: 5; min_items: 1).
+    /// Max_items: 5; min_items: 1.
     pub host_duration_choices: Vec<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -18393,13 +17938,13 @@ impl HostGuestConfig {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20ConnectionCapability {
-    /// Port (format: int32; maximum: 65535; minimum: 0).
+    /// Format: int32; maximum: 65535; minimum: 0.
     pub port: Option<i64>,
-    /// Protocol (max_length: 32; min_length: 0).
+    /// Max_length: 32; min_length: 0.
     pub protocol: String,
-    /// Protocol number (format: int32; maximum: 254; minimum: 0).
+    /// Format: int32; maximum: 254; minimum: 0.
     pub protocol_number: Option<i64>,
-    /// Status (may be null).
+    /// May be null.
     pub status: Option<Hotspot20ConnectionCapabilityStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -18555,17 +18100,14 @@ impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapabilityStatus {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20WifiNetwork {
-    /// ID.
     pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
     pub name: Option<String>,
-    /// Accounting interim updates (default: 5; format: int32; maximum: 1440; minimum: 0).
+    /// Default: 5; format: int32; maximum: 1440; minimum: 0.
     pub accounting_interim_updates: Option<i64>,
-    /// Description (max_length: 256; min_length: 0).
+    /// Max_length: 256; min_length: 0.
     pub description: Option<String>,
-    /// Hotspot 20 settings.
     pub hotspot20_settings: NetworkHotspot20Settings,
-    /// WLAN.
     pub wlan: Hotspot20WifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -18661,21 +18203,19 @@ impl Hotspot20WifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20WifiWlan {
-    /// Advanced customization.
     pub advanced_customization: Option<WifiWlanAdvancedCustomization>,
-    /// Bypass CNA (default: false).
+    /// Default: false.
     pub bypass_cna: Option<bool>,
-    /// Bypass CP using MAC address authentication (default: false).
+    /// Default: false.
     pub bypass_cp_using_mac_address_authentication: Option<bool>,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// Management frame protection (may be null).
+    /// May be null.
     pub management_frame_protection: Option<WifiWlanManagementFrameProtection>,
-    /// SSID.
     pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
+    /// Default: 1; format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// WLAN security (default: WPA2Enterprise).
+    /// Default: WPA2Enterprise.
     pub wlan_security: Option<Hotspot20WifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -19307,9 +18847,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchViewIpAddressType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdAndName {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -19394,15 +18932,10 @@ impl IdAndName {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityErrorBody {
-    /// Status.
     pub status: Option<HttpStatusName>,
-    /// Timestamp.
     pub timestamp: Option<String>,
-    /// Message.
     pub message: Option<String>,
-    /// Debug message.
     pub debug_message: Option<String>,
-    /// Sub errors.
     pub sub_errors: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -19543,9 +19076,7 @@ pub struct IdentityServicePage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// Sort.
     pub sort: Option<SortObject>,
-    /// Pageable.
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -19823,15 +19354,13 @@ impl<'de> serde::Deserialize<'de> for IgmpSnooping {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IncompatibleWifiFeature {
-    /// Feature name.
     pub feature_name: Option<String>,
-    /// Incompatible devices.
     pub incompatible_devices: Option<Vec<DeviceAggregationApFirmwareModel>>,
-    /// Feature level (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
     pub feature_level: Option<String>,
-    /// Feature type (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
     pub feature_type: Option<String>,
-    /// Requirements (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/02.json).
     pub requirements: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -20006,15 +19535,13 @@ impl<'de> serde::Deserialize<'de> for IpAddressInterfaceType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct L2AclPolicy {
-    /// Access (default: BLOCK).
+    /// Default: BLOCK.
     pub access: Option<DevicePolicyRuleAction>,
-    /// Description.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// MAC addresses (max_items: 128; min_items: 1).
+    /// Max_items: 128; min_items: 1.
     pub mac_addresses: Vec<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -20107,15 +19634,11 @@ impl L2AclPolicy {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct L2AclPolicyQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// MAC address count (format: int32).
+    /// Format: int32.
     pub mac_address_count: Option<i64>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -20218,15 +19741,13 @@ impl L2AclPolicyQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct L3AclPolicy {
-    /// Default access (default: ALLOW).
+    /// Default: ALLOW.
     pub default_access: Option<DevicePolicyRuleAction>,
-    /// Description.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// L3 rules (max_items: 128; min_items: 1).
+    /// Max_items: 128; min_items: 1.
     pub l3_rules: Option<Vec<L3Rule>>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -20327,15 +19848,11 @@ impl L3AclPolicy {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct L3AclPolicyQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Rules (format: int32).
+    /// Format: int32.
     pub rules: Option<i64>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -20438,13 +19955,10 @@ impl L3AclPolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct L3IpPort {
-    /// Enable IP subnet (default: false).
+    /// Default: false.
     pub enable_ip_subnet: Option<bool>,
-    /// IP.
     pub ip: Option<String>,
-    /// IP mask.
     pub ip_mask: Option<String>,
-    /// Port.
     pub port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -20539,21 +20053,18 @@ impl L3IpPort {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct L3Rule {
-    /// Access (default: ALLOW).
+    /// Default: ALLOW.
     pub access: Option<DevicePolicyRuleAction>,
-    /// Custom protocol (format: int32; maximum: 255; minimum: 1).
+    /// Format: int32; maximum: 255; minimum: 1.
     pub custom_protocol: Option<i64>,
-    /// Description (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub description: Option<String>,
-    /// Destination.
     pub destination: Option<L3IpPort>,
-    /// ID.
     pub id: Option<String>,
-    /// Priority (format: int32; maximum: 128; minimum: 1).
+    /// Format: int32; maximum: 128; minimum: 1.
     pub priority: i64,
-    /// Protocol (may be null).
+    /// May be null.
     pub protocol: Option<L3RuleProtocol>,
-    /// Source.
     pub source: Option<L3IpPort>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -20780,9 +20291,9 @@ impl<'de> serde::Deserialize<'de> for L3RuleProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LanPortClientIsolationSettings {
-    /// Auto vrrp (default: false).
+    /// Default: false.
     pub auto_vrrp: Option<bool>,
-    /// Packets type (default: UNICAST).
+    /// Default: UNICAST.
     pub packets_type: Option<PacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -20981,25 +20492,25 @@ impl<'de> serde::Deserialize<'de> for LanPortSpecificSettingsPoeMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LegacyPage {
-    /// Total elements. Deprecated: Removed; use `paging.totalCount`.
+    /// Deprecated: Removed; use `paging.totalCount`.
     pub total_elements: Option<i64>,
-    /// Total pages. Deprecated: Removed; use `paging.pageCount`.
+    /// Deprecated: Removed; use `paging.pageCount`.
     pub total_pages: Option<i64>,
-    /// Size. Deprecated: Removed; use `paging.pageSize`.
+    /// Deprecated: Removed; use `paging.pageSize`.
     pub size: Option<i64>,
-    /// Number. Deprecated: Removed; use `paging.page`.
+    /// Deprecated: Removed; use `paging.page`.
     pub number: Option<i64>,
-    /// Sort. Deprecated: Removed.
+    /// Deprecated: Removed.
     pub sort: Option<serde_json::Value>,
-    /// First. Deprecated: Removed.
+    /// Deprecated: Removed.
     pub first: Option<bool>,
-    /// Last. Deprecated: Removed.
+    /// Deprecated: Removed.
     pub last: Option<bool>,
-    /// Number of elements. Deprecated: Removed.
+    /// Deprecated: Removed.
     pub number_of_elements: Option<i64>,
-    /// Pageable. Deprecated: Removed.
+    /// Deprecated: Removed.
     pub pageable: Option<serde_json::Value>,
-    /// Empty. Deprecated: Removed.
+    /// Deprecated: Removed.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -21143,21 +20654,13 @@ impl LegacyPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Link {
-    /// Href.
     pub href: Option<String>,
-    /// Hreflang.
     pub hreflang: Option<String>,
-    /// Title.
     pub title: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Deprecation.
     pub deprecation: Option<String>,
-    /// Profile.
     pub profile: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Templated.
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -21395,11 +20898,9 @@ impl<'de> serde::Deserialize<'de> for LinkMarkingType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LteBandLockChannel {
-    /// Band 3G.
     pub band3_g: Option<Vec<String>>,
-    /// Band 4G.
     pub band4_g: Option<Vec<String>>,
-    /// Region (may be null).
+    /// May be null.
     pub region: Option<LteBandLockChannelRegion>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -21589,7 +21090,6 @@ impl<'de> serde::Deserialize<'de> for LteBandLockChannelRegion {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MeshData {
-    /// Enabled.
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -21761,11 +21261,11 @@ impl<'de> serde::Deserialize<'de> for MgmtTxRate6G {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MultiLinkOperationOptions {
-    /// Enable 24G (default: true).
+    /// Default: true.
     pub enable24_g: Option<bool>,
-    /// Enable 50G (default: true).
+    /// Default: true.
     pub enable50_g: Option<bool>,
-    /// Enable 6G (default: false).
+    /// Default: false.
     pub enable6_g: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -21849,23 +21349,20 @@ impl MultiLinkOperationOptions {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingRule {
-    /// Custom mapping enabled (default: false).
+    /// Default: false.
     pub custom_mapping_enabled: Option<bool>,
-    /// Custom service name.
     pub custom_service_name: Option<String>,
-    /// Custom strings. Provenance: reference (payloads ui-fixtures/get_venue_ap_multicast_dns_fencing_settings/01.json (4 of its 5 rules omit it)).
+    /// Provenance: reference (payloads ui-fixtures/get_venue_ap_multicast_dns_fencing_settings/01.json (4 of its 5 rules omit it)).
     pub custom_strings: Option<Vec<String>>,
-    /// Description.
     pub description: Option<String>,
-    /// Service (may be null).
+    /// May be null.
     pub service: Option<RuleService>,
-    /// Wired enabled (default: false).
+    /// Default: false.
     pub wired_enabled: Option<bool>,
-    /// Wired rules. Provenance: reference (payloads ui-fixtures/get_venue_ap_multicast_dns_fencing_settings/01.json (rules with wired fencing off omit it)).
+    /// Provenance: reference (payloads ui-fixtures/get_venue_ap_multicast_dns_fencing_settings/01.json (rules with wired fencing off omit it)).
     pub wired_rules: Option<Vec<MulticastDnsFencingWiredRule>>,
-    /// Wireless enabled (default: false).
+    /// Default: false.
     pub wireless_enabled: Option<bool>,
-    /// Wireless rule.
     pub wireless_rule: Option<MulticastDnsFencingWirelessRule>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -22009,13 +21506,10 @@ impl MulticastDnsFencingRule {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingWiredRule {
-    /// Closest AP MAC.
     pub closest_ap_mac: String,
-    /// Device MAC addresses.
     pub device_mac_addresses: Vec<String>,
-    /// Fencing range (default: SAME_AP).
+    /// Default: SAME_AP.
     pub fencing_range: Option<RuleFencingRange>,
-    /// Name.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -22105,7 +21599,7 @@ impl MulticastDnsFencingWiredRule {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingWirelessRule {
-    /// Fencing range (default: SAME_AP).
+    /// Default: SAME_AP.
     pub fencing_range: Option<RuleFencingRange>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -22327,9 +21821,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleMdnsProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MustNotMatchField {
-    /// Field.
     pub field: Option<String>,
-    /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -22710,11 +22202,9 @@ impl<'de> serde::Deserialize<'de> for NasIdType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Neighbor {
-    /// RSSI (format: int32).
+    /// Format: int32.
     pub rssi: Option<i64>,
-    /// MAC.
     pub mac: Option<String>,
-    /// AP name.
     pub ap_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -22793,13 +22283,13 @@ impl Neighbor {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkHotspot20Settings {
-    /// Access network type (default: PRIVATE).
+    /// Default: PRIVATE.
     pub access_network_type: Option<NetworkHotspot20SettingsAccessNetworkType>,
-    /// Allow internet access (default: true).
+    /// Default: true.
     pub allow_internet_access: Option<bool>,
-    /// Connection capabilities (max_items: 32; min_items: 0).
+    /// Max_items: 32; min_items: 0.
     pub connection_capabilities: Option<Vec<Hotspot20ConnectionCapability>>,
-    /// IPv4 address type (default: SINGLE_NATED_PRIVATE).
+    /// Default: SINGLE_NATED_PRIVATE.
     pub ipv4_address_type: Option<NetworkHotspot20SettingsIpv4AddressType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -23066,21 +22556,14 @@ impl<'de> serde::Deserialize<'de> for NetworkHotspot20SettingsIpv4AddressType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkVenueScheduler {
-    /// Fri.
     pub fri: Option<String>,
-    /// Mon.
     pub mon: Option<String>,
-    /// Sat.
     pub sat: Option<String>,
-    /// Sun.
     pub sun: Option<String>,
-    /// Thu.
     pub thu: Option<String>,
-    /// Tue.
     pub tue: Option<String>,
-    /// Type (default: ALWAYS_ON).
+    /// Default: ALWAYS_ON.
     pub type_: Option<NetworkVenueSchedulerType>,
-    /// Wed.
     pub wed: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -23285,9 +22768,9 @@ impl<'de> serde::Deserialize<'de> for NetworkVenueSchedulerType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OauthAppConfig {
-    /// App ID (max_length: 255; min_length: 1).
+    /// Max_length: 255; min_length: 1.
     pub app_id: String,
-    /// App secret (secret: redacted in `Debug`; max_length: 128; min_length: 1).
+    /// Secret: redacted in `Debug`; max_length: 128; min_length: 1.
     pub app_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -23347,19 +22830,16 @@ impl OauthAppConfig {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OpenWifiNetwork {
-    /// ID.
     pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
     pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
+    /// Max_length: 256; min_length: 0.
     pub description: Option<String>,
-    /// Is owe master (default: false).
+    /// Default: false.
     pub is_owe_master: Option<bool>,
-    /// Owe pair network ID.
     pub owe_pair_network_id: Option<String>,
-    /// WLAN.
     pub wlan: OpenWifiWlan,
-    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/04.json).
     pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -23465,17 +22945,15 @@ impl OpenWifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OpenWifiWlan {
-    /// Advanced customization.
     pub advanced_customization: Option<DpskOpenWifiWlanAdvancedCustomization>,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// MAC address authentication (default: false).
+    /// Default: false.
     pub mac_address_authentication: Option<bool>,
-    /// SSID.
     pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
+    /// Default: 1; format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// WLAN security (default: Open).
+    /// Default: Open.
     pub wlan_security: Option<OpenWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -23650,11 +23128,10 @@ impl<'de> serde::Deserialize<'de> for OpenWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseRequestIdOnly {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Action (may be null). Provenance: reference (payloads ui-fixtures/patch_saml_idp_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/patch_saml_idp_profile/01.json).
     pub action: Option<String>,
-    /// Response (may be null). Provenance: reference (payloads ui-fixtures/create_template_portal_service_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_template_portal_service_profile/01.json).
     pub response: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -23757,9 +23234,7 @@ impl OperationResponseRequestIdOnly {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseVoid {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -23972,9 +23447,7 @@ impl<'de> serde::Deserialize<'de> for PacketsType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageByDate {
-    /// Value.
     pub value: Option<String>,
-    /// Key.
     pub key: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -24147,17 +23620,13 @@ impl PageByDate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageableObject {
-    /// Offset.
     pub offset: Option<i64>,
-    /// Sort.
     pub sort: Option<SortObject>,
-    /// Paged.
     pub paged: Option<bool>,
-    /// Page number (format: int32).
+    /// Format: int32.
     pub page_number: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Unpaged.
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -24277,13 +23746,9 @@ impl PageableObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResult {
-    /// Paging.
     pub paging: Option<PagingInfo>,
-    /// Links.
     pub links: Option<serde_json::Value>,
-    /// Content.
     pub content: Option<Vec<serde_json::Value>>,
-    /// Data.
     pub data: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -24466,19 +23931,15 @@ impl PagingInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PolicyQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Rules (format: int32).
+    /// Format: int32.
     pub rules: Option<i64>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// Networks count (may be null). Provenance: reference (payloads ui-fixtures/query_device_policies/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_device_policies/01.json).
     pub networks_count: Option<i64>,
-    /// Rules count (may be null). Provenance: reference (payloads ui-fixtures/query_device_policies/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_device_policies/01.json).
     pub rules_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -24600,11 +24061,8 @@ impl PolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortProfileAndProfileMappingBo {
-    /// ID.
     pub id: Option<String>,
-    /// Models.
     pub models: Option<Vec<SwitchFamilyModelViewModel>>,
-    /// Port profile ID.
     pub port_profile_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -24712,27 +24170,17 @@ impl PortProfileAndProfileMappingBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Profile {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// ACLs.
     pub acls: Option<Vec<ProfileAclView>>,
-    /// Profile type.
     pub profile_type: Option<ProfileType>,
-    /// VLANs.
     pub vlans: Option<Vec<ProfileVlanView>>,
-    /// Voice VLAN configs.
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
-    /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortView>>,
-    /// Venue CLI template.
     pub venue_cli_template: Option<AcxVenueCliTemplateView>,
-    /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
-    /// Venues (may be null). Provenance: reference (payloads postman-requests/24-create-ICX-VLAN-profile.json).
+    /// May be null. Provenance: reference (payloads postman-requests/24-create-ICX-VLAN-profile.json).
     pub venues: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -25115,13 +24563,9 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileAclView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// ACL type.
     pub acl_type: Option<AclType>,
-    /// ACL rules.
     pub acl_rules: Option<Vec<ProfileSwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -25231,35 +24675,20 @@ impl ProfileAclView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileBo {
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Venues.
     pub venues: Option<Vec<String>>,
-    /// ID.
     pub id: Option<String>,
-    /// ACLs.
     pub acls: Option<Vec<AclBo>>,
-    /// Profile type.
     pub profile_type: Option<ProfileType>,
-    /// VLANs.
     pub vlans: Option<Vec<VlanBo>>,
-    /// Voice VLAN configs.
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigBo>>,
-    /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortBo>>,
-    /// Venue CLI template.
     pub venue_cli_template: Option<AcxVenueCliTemplateBo>,
-    /// Is template.
     pub is_template: Option<bool>,
-    /// Template ID.
     pub template_id: Option<String>,
-    /// Template version.
     pub template_version: Option<i64>,
-    /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
-    /// Port profile mappings.
     pub port_profile_mappings: Option<Vec<PortProfileAndProfileMappingBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -25464,27 +24893,22 @@ impl ProfileBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileSwitchAclRuleView {
-    /// ID.
     pub id: Option<String>,
-    /// Sequence (format: int32).
+    /// Format: int32.
     pub sequence: Option<i64>,
-    /// Action.
     pub action: Option<ProfileAclRuleViewAction>,
-    /// Destination.
     pub destination: Option<String>,
-    /// Destination port (format: int32).
+    /// Format: int32.
     pub destination_port: Option<i64>,
-    /// Protocol.
     pub protocol: Option<ProfileAclRuleViewProtocol>,
-    /// Source.
     pub source: Option<String>,
-    /// Source port (format: int32).
+    /// Format: int32.
     pub source_port: Option<i64>,
-    /// Dscp matching (format: int32).
+    /// Format: int32.
     pub dscp_matching: Option<i64>,
-    /// Dscp marking (format: int32).
+    /// Format: int32.
     pub dscp_marking: Option<i64>,
-    /// Internal priority (format: int32).
+    /// Format: int32.
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -25747,33 +25171,19 @@ impl<'de> serde::Deserialize<'de> for ProfileType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// ACLs.
     pub acls: Option<Vec<AclView>>,
-    /// VLANs.
     pub vlans: Option<Vec<Vlan>>,
-    /// Voice VLAN configs.
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigViewV1>>,
-    /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortViewV1>>,
-    /// Profile type.
     pub profile_type: Option<ProfileType>,
-    /// Venue CLI template.
     pub venue_cli_template: Option<AcxVenueCliTemplateViewV1>,
-    /// Venues.
     pub venues: Option<Vec<String>>,
-    /// Venue count.
     pub venue_count: Option<i64>,
-    /// Template ID.
     pub template_id: Option<String>,
-    /// Template version.
     pub template_version: Option<i64>,
-    /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -25969,33 +25379,19 @@ impl ProfileV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// ACLs.
     pub acls: Option<Vec<ProfileAclView>>,
-    /// Profile type.
     pub profile_type: Option<ProfileType>,
-    /// VLANs.
     pub vlans: Option<Vec<ProfileVlanView>>,
-    /// Voice VLAN configs.
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
-    /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortView>>,
-    /// Venue CLI template.
     pub venue_cli_template: Option<AcxVenueCliTemplateView>,
-    /// Venues.
     pub venues: Option<Vec<String>>,
-    /// Venue count.
     pub venue_count: Option<i64>,
-    /// Template ID.
     pub template_id: Option<String>,
-    /// Template version.
     pub template_version: Option<i64>,
-    /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -26188,27 +25584,20 @@ impl ProfileView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ProfileVlanView {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN ID (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub vlan_id: i64,
-    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// Igmp snooping.
     pub igmp_snooping: Option<IgmpSnooping>,
-    /// Multicast version (format: int32).
+    /// Format: int32.
     pub multicast_version: Option<i64>,
-    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<SpanningTreeProtocol>,
-    /// Spanning tree priority (format: int32).
+    /// Format: int32.
     pub spanning_tree_priority: Option<i64>,
-    /// Switch family models.
     pub switch_family_models: Option<Vec<SwitchFamilyModelView>>,
-    /// Root bridge family ID (may be null). Provenance: reference (payloads postman-requests/24-create-ICX-VLAN-profile.json).
+    /// May be null. Provenance: reference (payloads postman-requests/24-create-ICX-VLAN-profile.json).
     pub root_bridge_family_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -26367,17 +25756,15 @@ impl ProfileVlanView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PskWifiNetwork {
-    /// ID.
     pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
     pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
+    /// Max_length: 256; min_length: 0.
     pub description: Option<String>,
-    /// WLAN.
     pub wlan: PskWifiWlan,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
     pub tenant_id: Option<String>,
-    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
     pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -26475,27 +25862,24 @@ impl PskWifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PskWifiWlan {
-    /// Advanced customization.
     pub advanced_customization: Option<PskWifiWlanAdvancedCustomization>,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// MAC address authentication (default: false).
+    /// Default: false.
     pub mac_address_authentication: Option<bool>,
-    /// Management frame protection (may be null).
+    /// May be null.
     pub management_frame_protection: Option<WifiWlanManagementFrameProtection>,
-    /// Passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 8.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Sae passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 8.
     pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// SSID.
     pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
+    /// Default: 1; format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// Wep hex key.
     pub wep_hex_key: Option<String>,
-    /// WLAN security (default: WPA2Personal).
+    /// Default: WPA2Personal.
     pub wlan_security: Option<PskWifiWlanWlanSecurity>,
-    /// MAC auth MAC format (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/05.json).
     pub mac_auth_mac_format: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -26648,159 +26032,152 @@ impl PskWifiWlan {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PskWifiWlanAdvancedCustomization {
-    /// Application visibility enabled (default: false).
+    /// Default: false.
     pub application_visibility_enabled: Option<bool>,
-    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
+    /// Default: 15; format: int32; maximum: 100; minimum: 15.
     pub arp_request_rate_limit: Option<i64>,
-    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
+    /// Default: 15; format: int32; maximum: 120; minimum: 8.
     pub broadcast_probe_response_delay: Option<i64>,
-    /// BSS priority (default: HIGH).
+    /// Default: HIGH.
     pub bss_priority: Option<WifiWlanAdvancedCustomizationBssPriority>,
-    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
+    /// Default: 120; format: int32; maximum: 86400; minimum: 60.
     pub client_inactivity_timeout: Option<i64>,
-    /// Client isolation (default: false).
+    /// Default: false.
     pub client_isolation: Option<bool>,
-    /// Client isolation options.
     pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// Client load balancing enable (default: true).
+    /// Default: true.
     pub client_load_balancing_enable: Option<bool>,
-    /// DHCP option 82 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_enabled: Option<bool>,
-    /// DHCP option 82 MAC format (default: COLON).
+    /// Default: COLON.
     pub dhcp_option82_mac_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
-    /// DHCP option 82 sub option 150 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 format (may be null).
+    /// May be null.
     pub dhcp_option82_sub_option151_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
-    /// DHCP option 82 sub option 151 input.
     pub dhcp_option82_sub_option151_input: Option<String>,
-    /// DHCP option 82 sub option 1 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// DHCP option 82 sub option 1 format (may be null).
+    /// May be null.
     pub dhcp_option82_sub_option1_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
-    /// DHCP option 82 sub option 2 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// DHCP option 82 sub option 2 format (may be null).
+    /// May be null.
     pub dhcp_option82_sub_option2_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
-    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
+    /// Default: 15; format: int32; maximum: 100; minimum: 15.
     pub dhcp_request_rate_limit: Option<i64>,
-    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
+    /// Default: 5; format: int32; maximum: 5; minimum: 0.
     pub directed_threshold: Option<i64>,
-    /// DNS proxy.
     pub dns_proxy: Option<DnsProxy>,
-    /// DNS proxy enabled (default: false).
+    /// Default: false.
     pub dns_proxy_enabled: Option<bool>,
-    /// Enable additional regulatory domains (default: true).
+    /// Default: true.
     pub enable_additional_regulatory_domains: Option<bool>,
-    /// Enable airtime decongestion (default: false).
+    /// Default: false.
     pub enable_airtime_decongestion: Option<bool>,
-    /// Enable anti spoofing (default: false).
+    /// Default: false.
     pub enable_anti_spoofing: Option<bool>,
-    /// Enable AP host name advertisement (default: false).
+    /// Default: false.
     pub enable_ap_host_name_advertisement: Option<bool>,
-    /// Enable arp request rate limit (default: true).
+    /// Default: true.
     pub enable_arp_request_rate_limit: Option<bool>,
-    /// Enable band balancing (default: true).
+    /// Default: true.
     pub enable_band_balancing: Option<bool>,
-    /// Enable DHCP request rate limit (default: true).
+    /// Default: true.
     pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// Enable fast roaming (default: false).
+    /// Default: false.
     pub enable_fast_roaming: Option<bool>,
-    /// Enable gtk rekey (default: true).
+    /// Default: true.
     pub enable_gtk_rekey: Option<bool>,
-    /// Enable join RSSI threshold (default: false).
+    /// Default: false.
     pub enable_join_rssi_threshold: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast downlink rate limiting 6G (default: false).
+    /// Default: false.
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting 6G (default: false).
+    /// Default: false.
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// Enable neighbor report (default: true).
+    /// Default: true.
     pub enable_neighbor_report: Option<bool>,
-    /// Enable optimized connectivity experience (default: false).
+    /// Default: false.
     pub enable_optimized_connectivity_experience: Option<bool>,
-    /// Enable syslog (default: false).
+    /// Default: false.
     pub enable_syslog: Option<bool>,
-    /// Enable transient client management (default: false).
+    /// Default: false.
     pub enable_transient_client_management: Option<bool>,
-    /// Force mobile device DHCP (default: false).
+    /// Default: false.
     pub force_mobile_device_dhcp: Option<bool>,
-    /// Hide SSID (default: false).
+    /// Default: false.
     pub hide_ssid: Option<bool>,
-    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
+    /// Default: 300; format: int32; maximum: 300; minimum: 1.
     pub join_expire_time: Option<i64>,
-    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
+    /// Default: -85; format: int32; maximum: -60; minimum: -90.
     pub join_rssi_threshold: Option<i64>,
-    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
+    /// Default: 10; format: int32; maximum: 50; minimum: 1.
     pub join_wait_threshold: Option<i64>,
-    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
+    /// Default: 30; format: int32; maximum: 60; minimum: 1.
     pub join_wait_time: Option<i64>,
-    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
+    /// Default: 100; format: int32; maximum: 512; minimum: 1.
     pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// Mobility domain ID (default: 1; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 1; format: int32; maximum: 65535; minimum: 1.
     pub mobility_domain_id: Option<i64>,
-    /// Multi link operation enabled (default: false).
+    /// Default: false.
     pub multi_link_operation_enabled: Option<bool>,
-    /// Multi link operation options.
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
+    /// Default: 1; format: int32; maximum: 12; minimum: 1.
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast filter enabled (default: false).
+    /// Default: false.
     pub multicast_filter_enabled: Option<bool>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
+    /// Default: 1; format: int32; maximum: 100; minimum: 1.
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Proxy ARP (default: false).
+    /// Default: false.
     pub proxy_arp: Option<bool>,
-    /// QOS map set enabled (default: false).
+    /// Default: false.
     pub qos_map_set_enabled: Option<bool>,
-    /// QOS map set options.
     pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// QOS mirroring enabled (default: false).
+    /// Default: false.
     pub qos_mirroring_enabled: Option<bool>,
-    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
+    /// Default: MSCS_REQUESTS_ONLY.
     pub qos_mirroring_scope: Option<WifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// Radio customization.
     pub radio_customization: Option<WlanRadioCustomization>,
-    /// RADIUS options.
     pub radius_options: Option<RadiusOptions>,
-    /// Respective access control (default: true).
+    /// Default: true.
     pub respective_access_control: Option<bool>,
-    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
+    /// Default: -75; format: int32; maximum: -60; minimum: -90.
     pub rssi_association_rejection_threshold: Option<i64>,
-    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
+    /// Default: 0; format: int32; maximum: 500; minimum: 0.
     pub total_downlink_rate_limiting: Option<i64>,
-    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
+    /// Default: 0; format: int32; maximum: 500; minimum: 0.
     pub total_uplink_rate_limiting: Option<i64>,
-    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
+    /// Default: 0; format: int32; maximum: 200; minimum: 0.
     pub user_downlink_rate_limiting: Option<i64>,
-    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
+    /// Default: 0; format: int32; maximum: 200; minimum: 0.
     pub user_uplink_rate_limiting: Option<i64>,
-    /// Wifi 6 enabled (default: true).
+    /// Default: true.
     pub wifi6_enabled: Option<bool>,
-    /// Wifi 7 enabled (default: true).
+    /// Default: true.
     pub wifi7_enabled: Option<bool>,
-    /// Access control enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
     pub access_control_enable: Option<bool>,
-    /// Application policy enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
     pub application_policy_enable: Option<bool>,
-    /// L2 ACL enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
     pub l2_acl_enable: Option<bool>,
-    /// L3 ACL enable (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
     pub l3_acl_enable: Option<bool>,
-    /// Wifi calling enabled (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/03.json).
     pub wifi_calling_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -27677,15 +27054,14 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct QosMapRule {
-    /// Dscp exception values.
     pub dscp_exception_values: Option<Vec<i64>>,
-    /// Dscp high (format: int32).
+    /// Format: int32.
     pub dscp_high: i64,
-    /// Dscp low (format: int32).
+    /// Format: int32.
     pub dscp_low: i64,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// Priority (format: int32; maximum: 7; minimum: 0).
+    /// Format: int32; maximum: 7; minimum: 0.
     pub priority: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -27765,7 +27141,7 @@ impl QosMapRule {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QosMapSetOptions {
-    /// Rules (max_items: 8; min_items: 0).
+    /// Max_items: 8; min_items: 0.
     pub rules: Option<Vec<QosMapRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -28165,59 +27541,52 @@ pub struct QueryRequest {
     ///
     /// Wire name `page`; `integer`; optional.
     pub page: Option<i64>,
-    /// Page size.
     pub page_size: Option<i64>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<SortOrder>,
-    /// Search string.
     pub search_string: Option<String>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// Filters.
     pub filters: Option<serde_json::Value>,
-    /// Fields.
     pub fields: Option<Vec<String>>,
     /// Sorts by a count field; accepted by the query operations of switch ports, switch clients, tunnel service profiles, profile and policy queries, and CSV exports.
     ///
     /// Wire name `sortByCountField`; `string`; optional.
     pub sort_by_count_field: Option<String>,
-    /// Multi sort fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub multi_sort_fields: Option<Vec<String>>,
-    /// Match fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub match_fields: Option<Vec<QosMatchField>>,
-    /// Range filter. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub range_filter: Option<RangeFilter>,
-    /// Range date filter. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub range_date_filter: Option<RangeFilter>,
-    /// Must not match field. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub must_not_match_field: Option<Vec<MustNotMatchField>>,
-    /// Page by date. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub page_by_date: Option<PageByDate>,
-    /// Must have fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub must_have_fields: Option<Vec<String>>,
-    /// Must not have fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub must_not_have_fields: Option<Vec<String>>,
-    /// Term field. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub term_field: Option<TermField>,
-    /// Terms. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// Exists. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub exists: Option<String>,
-    /// Group by. Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     pub group_by: Option<String>,
-    /// Default page size (may be null). Provenance: reference (payloads postman-requests/11-list-brand-properties.json).
+    /// May be null. Provenance: reference (payloads postman-requests/11-list-brand-properties.json).
     pub default_page_size: Option<i64>,
-    /// Detail level (may be null). Provenance: reference (payloads postman-requests/40-get-events.json).
+    /// May be null. Provenance: reference (payloads postman-requests/40-get-events.json).
     pub detail_level: Option<String>,
-    /// Network ID (may be null). Provenance: reference (payloads postman-requests/19-get-venue-network-association.json).
+    /// May be null. Provenance: reference (payloads postman-requests/19-get-venue-network-association.json).
     pub network_id: Option<String>,
-    /// Total (may be null). Provenance: reference (payloads postman-requests/11-list-brand-properties.json).
+    /// May be null. Provenance: reference (payloads postman-requests/11-list-brand-properties.json).
     pub total: Option<i64>,
-    /// URL (may be null). Provenance: reference (payloads postman-requests/40-get-events.json).
+    /// May be null. Provenance: reference (payloads postman-requests/40-get-events.json).
     pub url: Option<String>,
-    /// Venue ID (may be null). Provenance: reference (payloads postman-requests/19-get-venue-network-association.json).
+    /// May be null. Provenance: reference (payloads postman-requests/19-get-venue-network-association.json).
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -28590,17 +27959,13 @@ impl QueryRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponse {
-    /// ID.
     pub id: Option<String>,
-    /// Data.
     pub data: Option<Vec<serde_json::Value>>,
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -28732,21 +28097,15 @@ impl QueryResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseAccessControlProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<AccessControlProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
-    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_access_control_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_access_control_profiles/01.json).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -28886,19 +28245,13 @@ impl QueryResponseAccessControlProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApGroupQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<ApGroupQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -29026,21 +28379,15 @@ impl QueryResponseApGroupQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApplicationPolicyQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<PolicyQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
-    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_application_policies/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_application_policies/01.json).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -29177,21 +28524,15 @@ impl QueryResponseApplicationPolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseDevicePolicyQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<PolicyQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
-    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_device_policies/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_device_policies/01.json).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -29330,19 +28671,13 @@ impl QueryResponseDevicePolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseDhcpConfigServiceProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<DhcpConfigServiceProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -29481,19 +28816,13 @@ impl QueryResponseDhcpConfigServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseEthernetPortProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<EthernetPortProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -29619,21 +28948,15 @@ impl QueryResponseEthernetPortProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseL2AclPolicyQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<L2AclPolicyQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
-    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_l2_acl_policies/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_l2_acl_policies/01.json).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -29769,21 +29092,15 @@ impl QueryResponseL2AclPolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseL3AclPolicyQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<L3AclPolicyQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
-    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_l3_acl_policies/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_l3_acl_policies/01.json).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -29922,21 +29239,15 @@ impl QueryResponseL3AclPolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseRadiusServerProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<RadiusServerProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
-    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -30085,19 +29396,13 @@ impl QueryResponseRadiusServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseRoguePolicyQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<RoguePolicyQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -30228,19 +29533,13 @@ impl QueryResponseRoguePolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseSyslogServerProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<SyslogServerProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -30379,19 +29678,13 @@ impl QueryResponseSyslogServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseVlanPoolProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<VlanPoolProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -30516,19 +29809,13 @@ impl QueryResponseVlanPoolProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseWifiCallingServiceProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<WifiCallingServiceProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -30680,83 +29967,80 @@ impl QueryResponseWifiCallingServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResult {
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<serde_json::Value>>,
-    /// IP (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub ip: Option<String>,
-    /// AP down RSSI (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub ap_down_rssi: Option<i64>,
-    /// AP group ID (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub ap_group_id: Option<String>,
-    /// AP MAC (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub ap_mac: Option<String>,
-    /// AP status data (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub ap_status_data: Option<serde_json::Value>,
-    /// AP up RSSI (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub ap_up_rssi: Option<i64>,
-    /// Bonjour gateway (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub bonjour_gateway: Option<serde_json::Value>,
-    /// Date (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/14.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/14.json).
     pub date: Option<Vec<serde_json::Value>>,
-    /// Description (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub description: Option<String>,
-    /// Device group ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub device_group_id: Option<String>,
-    /// Device group name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub device_group_name: Option<String>,
-    /// Device model type (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub device_model_type: Option<String>,
-    /// Device status (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub device_status: Option<String>,
-    /// Device status severity (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub device_status_severity: Option<String>,
-    /// Ext IP (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub ext_ip: Option<String>,
-    /// Fields (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/01.json).
     pub fields: Option<Vec<String>>,
-    /// Fw version (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub fw_version: Option<String>,
-    /// Is mesh enable (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub is_mesh_enable: Option<bool>,
-    /// Last seen time (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub last_seen_time: Option<String>,
-    /// Mesh role (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub mesh_role: Option<String>,
-    /// Model (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub model: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub name: Option<String>,
-    /// Page size (may be null). Provenance: reference (payloads ui-fixtures/query_mileage_reports/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mileage_reports/01.json).
     pub page_size: Option<i64>,
-    /// Password (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null; secret: redacted in `Debug`. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Radio (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub radio: Option<serde_json::Value>,
-    /// Response (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/02.json).
     pub response: Option<Vec<serde_json::Value>>,
-    /// Root AP (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub root_ap: Option<serde_json::Value>,
-    /// Serial number (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub serial_number: Option<String>,
-    /// Size (may be null). Provenance: reference (payloads ui-fixtures/query_venues/36.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/36.json).
     pub size: Option<i64>,
-    /// Soft deleted (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub soft_deleted: Option<bool>,
-    /// Tags (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub tags: Option<String>,
-    /// Total elements (may be null). Provenance: reference (payloads ui-fixtures/query_venues/36.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/36.json).
     pub total_elements: Option<i64>,
-    /// Total pages (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ve_ports_legacy/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_ve_ports_legacy/01.json).
     pub total_pages: Option<i64>,
-    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub updated_date: Option<String>,
-    /// Venue ID (may be null). Provenance: reference (payloads ui-fixtures/query_venues/42.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
     pub venue_id: Option<String>,
-    /// Venue name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
     pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -31296,21 +30580,21 @@ impl Radio6GhzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadiusOptions {
-    /// Called station ID type (may be null).
+    /// May be null.
     pub called_station_id_type: Option<CalledStationIdType>,
-    /// Nas ID delimiter (default: DASH).
+    /// Default: DASH.
     pub nas_id_delimiter: Option<NasIdDelimiter>,
-    /// Nas ID type (default: BSSID).
+    /// Default: BSSID.
     pub nas_id_type: Option<NasIdType>,
-    /// Nas max retry (default: 2; format: int32; maximum: 10; minimum: 2).
+    /// Default: 2; format: int32; maximum: 10; minimum: 2.
     pub nas_max_retry: Option<i64>,
-    /// Nas reconnect primary min (default: 5; format: int32; maximum: 300; minimum: 1).
+    /// Default: 5; format: int32; maximum: 300; minimum: 1.
     pub nas_reconnect_primary_min: Option<i64>,
-    /// Nas request timeout sec (default: 3; format: int32; maximum: 20; minimum: 2).
+    /// Default: 3; format: int32; maximum: 20; minimum: 2.
     pub nas_request_timeout_sec: Option<i64>,
-    /// Single session ID accounting (default: false).
+    /// Default: false.
     pub single_session_id_accounting: Option<bool>,
-    /// User defined nas ID (max_length: 64; min_length: 2).
+    /// Max_length: 64; min_length: 2.
     pub user_defined_nas_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -31437,15 +30721,11 @@ impl RadiusOptions {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerProfile {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Primary.
     pub primary: RadiusServerV11,
-    /// Secondary.
     pub secondary: Option<RadiusServerV11>,
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<RadiusServerProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -31555,35 +30835,29 @@ impl RadiusServerProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadiusServerProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Primary.
     pub primary: Option<String>,
-    /// Secondary.
     pub secondary: Option<String>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// Acct port (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
     pub acct_port: Option<i64>,
-    /// Auth port (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
     pub auth_port: Option<i64>,
-    /// IP (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
     pub ip: Option<String>,
-    /// Network count (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/03.json).
     pub network_count: Option<i64>,
-    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/03.json).
     pub network_ids: Option<Vec<serde_json::Value>>,
-    /// Rad sec options (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/10.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/10.json).
     pub rad_sec_options: Option<serde_json::Value>,
-    /// Secret (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    /// May be null; secret: redacted in `Debug`. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// Server type (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/01.json).
     pub server_type: Option<String>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_radius_server_profiles/03.json).
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -31875,13 +31149,12 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerV11 {
-    /// Auto fallback disable (default: true).
+    /// Default: true.
     pub auto_fallback_disable: Option<bool>,
-    /// IP.
     pub ip: String,
-    /// Port (format: int32; maximum: 65535; minimum: 1).
+    /// Format: int32; maximum: 65535; minimum: 1.
     pub port: i64,
-    /// Shared secret (secret: redacted in `Debug`; max_length: 255; min_length: 1).
+    /// Secret: redacted in `Debug`; max_length: 255; min_length: 1.
     pub shared_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -32008,13 +31281,9 @@ impl RadiusServerV11 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RangeFilter {
-    /// Field.
     pub field: Option<String>,
-    /// Gte.
     pub gte: Option<i64>,
-    /// Lte.
     pub lte: Option<i64>,
-    /// Lt.
     pub lt: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -32199,11 +31468,11 @@ impl RangeFilter {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RateLimiting {
-    /// Downlink limit (default: 0; format: int32; maximum: 200; minimum: 0).
+    /// Default: 0; format: int32; maximum: 200; minimum: 0.
     pub downlink_limit: Option<i64>,
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Uplink limit (default: 0; format: int32; maximum: 200; minimum: 0).
+    /// Default: 0; format: int32; maximum: 200; minimum: 0.
     pub uplink_limit: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -32288,9 +31557,7 @@ impl RateLimiting {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResponseBo {
-    /// Request ID.
     pub request_id: String,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -32358,15 +31625,14 @@ impl ResponseBo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RogueClassificationPolicyRule {
-    /// Classification (may be null).
+    /// May be null.
     pub classification: Option<RogueClassificationPolicyRuleClassification>,
-    /// More info.
     pub more_info: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Priority (format: int32; minimum: 1).
+    /// Format: int32; minimum: 1.
     pub priority: i64,
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<RogueClassificationPolicyRuleType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -32667,11 +31933,8 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RogueDetectionData {
-    /// Policy ID.
     pub policy_id: Option<String>,
-    /// Policy name.
     pub policy_name: Option<String>,
-    /// Enabled.
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -32752,15 +32015,13 @@ impl RogueDetectionData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RoguePolicy {
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Rules.
     pub rules: Option<Vec<RogueClassificationPolicyRule>>,
-    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/get_rogue_policy/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_rogue_policy/02.json).
     pub venues: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -32861,15 +32122,10 @@ impl RoguePolicy {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RoguePolicyQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Num of rules.
     pub num_of_rules: Option<i64>,
-    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -33545,9 +32801,7 @@ impl<'de> serde::Deserialize<'de> for SettingsTxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SignedUrlResponse {
-    /// File ID.
     pub file_id: Option<String>,
-    /// Signed URL.
     pub signed_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -33620,15 +32874,13 @@ impl SignedUrlResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SimSettings {
-    /// Apn.
     pub apn: Option<String>,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// Lte bands.
     pub lte_bands: Option<Vec<LteBandLockChannel>>,
-    /// Network selection (may be null).
+    /// May be null.
     pub network_selection: Option<SimSettingsNetworkSelection>,
-    /// Roaming (default: true).
+    /// Default: true.
     pub roaming: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -33809,13 +33061,9 @@ impl<'de> serde::Deserialize<'de> for SimSettingsNetworkSelection {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SocialIdentities {
-    /// Facebook.
     pub facebook: Option<SocialIdentity>,
-    /// Google.
     pub google: Option<SocialIdentity>,
-    /// Linkedin.
     pub linkedin: Option<SocialIdentity>,
-    /// Twitter.
     pub twitter: Option<SocialIdentity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -33902,9 +33150,8 @@ impl SocialIdentities {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SocialIdentity {
-    /// Config.
     pub config: Option<OauthAppConfig>,
-    /// Source (default: RUCKUS).
+    /// Default: RUCKUS.
     pub source: Option<SocialIdentitySource>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -34043,11 +33290,8 @@ impl<'de> serde::Deserialize<'de> for SocialIdentitySource {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SortObject {
-    /// Empty.
     pub empty: Option<bool>,
-    /// Sorted.
     pub sorted: Option<bool>,
-    /// Unsorted.
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -34558,33 +33802,19 @@ impl<'de> serde::Deserialize<'de> for SpecifiedType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StackMemberStatus {
-    /// Unit name.
     pub unit_name: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// POE free.
     pub poe_free: Option<f64>,
-    /// Switch group level one name.
     pub switch_group_level_one_name: Option<String>,
-    /// Domain ID.
     pub domain_id: Option<String>,
-    /// Unit status.
     pub unit_status: Option<String>,
-    /// Switch group level two ID.
     pub switch_group_level_two_id: Option<String>,
-    /// Domain name.
     pub domain_name: Option<String>,
-    /// Unit ID.
     pub unit_id: Option<f64>,
-    /// Switch group level one ID.
     pub switch_group_level_one_id: Option<String>,
-    /// POE total.
     pub poe_total: Option<f64>,
-    /// ID.
     pub id: Option<String>,
-    /// POE utilization.
     pub poe_utilization: Option<f64>,
-    /// Unit state.
     pub unit_state: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -34769,13 +33999,10 @@ impl StackMemberStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SubsequentQuery {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// URL (format: uri).
+    /// Format: uri.
     pub url: Option<String>,
-    /// HTTP method.
     pub http_method: Option<SubsequentQueryHttpMethod>,
-    /// Payload.
     pub payload: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -35124,179 +34351,118 @@ pub struct Switch {
     ///
     /// Wire name `stackMembers`; `array<SwitchStackMember>`; optional.
     pub stack_members: Option<Vec<SwitchStackMember>>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// Port ID.
     pub port_id: Option<String>,
-    /// Identity ID (format: uuid).
+    /// Format: uuid.
     pub identity_id: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Firmware.
     pub firmware: Option<String>,
-    /// Firmware version.
     pub firmware_version: Option<String>,
-    /// Model.
     pub model: Option<String>,
-    /// Default gateway.
     pub default_gateway: Option<String>,
-    /// Num of ports (format: int32).
+    /// Format: int32.
     pub num_of_ports: Option<i64>,
-    /// CPU.
     pub cpu: Option<String>,
-    /// Memory.
     pub memory: Option<String>,
-    /// Uptime.
     pub uptime: Option<String>,
-    /// Modules.
     pub modules: Option<String>,
-    /// Domain ID.
     pub domain_id: Option<String>,
-    /// Last update time in millis.
     pub last_update_time_in_millis: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Switch group level one ID.
     pub switch_group_level_one_id: Option<String>,
-    /// Switch group level two ID.
     pub switch_group_level_two_id: Option<String>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Active serial.
     pub active_serial: Option<String>,
-    /// Unit serial numbers.
     pub unit_serial_numbers: Option<String>,
-    /// Num of units (format: int32).
+    /// Format: int32.
     pub num_of_units: Option<i64>,
-    /// POE utilization (format: int32).
+    /// Format: int32.
     pub poe_utilization: Option<i64>,
-    /// POE total (format: int32).
+    /// Format: int32.
     pub poe_total: Option<i64>,
-    /// POE free (format: int32).
+    /// Format: int32.
     pub poe_free: Option<i64>,
-    /// Family.
     pub family: Option<String>,
-    /// Cloud port.
     pub cloud_port: Option<String>,
-    /// Domain name.
     pub domain_name: Option<String>,
-    /// Switch group level one name.
     pub switch_group_level_one_name: Option<String>,
-    /// Power supply groups.
     pub power_supply_groups: Option<String>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Device status.
     pub device_status: Option<String>,
-    /// Switch MAC.
     pub switch_mac: Option<String>,
-    /// Crt time.
     pub crt_time: Option<String>,
-    /// Alerts (format: int32).
+    /// Format: int32.
     pub alerts: Option<i64>,
-    /// Fan groups.
     pub fan_groups: Option<String>,
-    /// Is stack.
     pub is_stack: Option<bool>,
-    /// Device type.
     pub device_type: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Client count (format: int32).
+    /// Format: int32.
     pub client_count: Option<i64>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// X percent (format: float).
+    /// Format: float.
     pub x_percent: Option<f64>,
-    /// Y percent (format: float).
+    /// Format: float.
     pub y_percent: Option<f64>,
-    /// Subnet mask.
     pub subnet_mask: Option<String>,
-    /// Static or dynamic.
     pub static_or_dynamic: Option<String>,
-    /// DNS.
     pub dns: Option<String>,
-    /// Config ready.
     pub config_ready: Option<bool>,
-    /// Synced switch config.
     pub synced_switch_config: Option<bool>,
-    /// Provision name.
     pub provision_name: Option<String>,
-    /// Switch type.
     pub switch_type: Option<String>,
-    /// Operational stack members.
     pub operational_stack_members: Option<String>,
-    /// Port statuses.
     pub port_statuses: Option<Vec<SwitchPort>>,
-    /// Sync data ID.
     pub sync_data_id: Option<String>,
-    /// Sync data start time.
     pub sync_data_start_time: Option<String>,
-    /// Sync data end time.
     pub sync_data_end_time: Option<String>,
-    /// IP full content parsed.
     pub ip_full_content_parsed: Option<bool>,
-    /// Operational warning.
     pub operational_warning: Option<bool>,
-    /// CLI applied.
     pub cli_applied: Option<bool>,
-    /// Form stacking.
     pub form_stacking: Option<bool>,
-    /// Suspending deploy time.
     pub suspending_deploy_time: Option<String>,
-    /// Rear module.
     pub rear_module: Option<String>,
-    /// Synced admin password.
     pub synced_admin_password: Option<bool>,
-    /// VLAN mapping.
     pub vlan_mapping: Option<String>,
-    /// Admin password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub admin_password: Option<ruckus_one_runtime::Secret>,
-    /// Ext IP.
     pub ext_ip: Option<String>,
-    /// Stack members status.
     pub stack_members_status: Option<Vec<StackMemberStatus>>,
-    /// Unit ID (format: int32).
+    /// Format: int32.
     pub unit_id: Option<i64>,
-    /// Description. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub description: Option<String>,
-    /// Enable stack. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub enable_stack: Option<bool>,
-    /// Igmp snooping. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub igmp_snooping: Option<IgmpSnooping>,
-    /// Jumbo mode. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub jumbo_mode: Option<bool>,
-    /// Spanning tree priority (format: int32). Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Format: int32. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub spanning_tree_priority: Option<i64>,
-    /// IP address interface type. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub ip_address_interface_type: Option<IpAddressInterfaceType>,
-    /// IP address interface. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub ip_address_interface: Option<String>,
-    /// IP address type. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub ip_address_type: Option<IcxSwitchViewIpAddressType>,
-    /// DHCP client enabled. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub dhcp_client_enabled: Option<bool>,
-    /// DHCP server enabled. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub dhcp_server_enabled: Option<bool>,
-    /// Initial VLAN ID (format: int32). Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Format: int32. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub initial_vlan_id: Option<i64>,
-    /// Specified type. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub specified_type: Option<SpecifiedType>,
-    /// VLAN customize. Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     pub vlan_customize: Option<bool>,
-    /// Is primary deleted (may be null). Provenance: reference (payloads ui-fixtures/get_switch_legacy/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_legacy/02.json).
     pub is_primary_deleted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -36090,51 +35256,51 @@ pub struct SwitchClient {
     ///
     /// Wire name `clientAuthType`; `string`; optional.
     pub client_auth_type: Option<String>,
-    /// ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub id: Option<String>,
-    /// Client MAC. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub client_mac: Option<String>,
-    /// Client IPv4 addr. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub client_ipv4_addr: Option<String>,
-    /// Client IPv6 addr. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub client_ipv6_addr: Option<String>,
-    /// Client desc. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub client_desc: Option<String>,
-    /// Client type. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub client_type: Option<String>,
-    /// Switch ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub switch_id: Option<String>,
-    /// Switch name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub switch_name: Option<String>,
-    /// Switch port. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub switch_port: Option<String>,
-    /// Venue ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub venue_id: Option<String>,
-    /// Venue name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub venue_name: Option<String>,
-    /// Client VLAN. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub client_vlan: Option<String>,
-    /// VLAN name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub vlan_name: Option<String>,
-    /// Switch MAC. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub switch_mac: Option<String>,
-    /// Is ruckus AP. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub is_ruckus_ap: Option<bool>,
-    /// Client name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub client_name: Option<String>,
-    /// Switch serial number. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub switch_serial_number: Option<String>,
-    /// Switch port ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub switch_port_id: Option<String>,
-    /// DHCP client host name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub dhcp_client_host_name: Option<String>,
-    /// DHCP client device type name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub dhcp_client_device_type_name: Option<String>,
-    /// DHCP client OS vendor name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub dhcp_client_os_vendor_name: Option<String>,
-    /// DHCP client model name. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub dhcp_client_model_name: Option<String>,
-    /// Vni. Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub vni: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -36384,75 +35550,72 @@ impl SwitchClient {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchClientQueryResult {
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<SwitchClient>>,
-    /// Fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
     pub fields: Option<Vec<String>>,
-    /// Object ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
     pub object_id: Option<String>,
-    /// Error message. Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
     pub error_message: Option<String>,
-    /// Subsequent queries. Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
-    /// Client auth status (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_auth_status: Option<String>,
-    /// Client auth type (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_auth_type: Option<String>,
-    /// Client desc (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_desc: Option<String>,
-    /// Client IPv4 addr (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_ipv4_addr: Option<String>,
-    /// Client IPv6 addr (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_ipv6_addr: Option<String>,
-    /// Client MAC (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_mac: Option<String>,
-    /// Client name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_name: Option<String>,
-    /// Client type (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_type: Option<String>,
-    /// Client up time (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_up_time: Option<String>,
-    /// Client user name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_user_name: Option<String>,
-    /// Client VLAN (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub client_vlan: Option<String>,
-    /// DHCP client OS vendor name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/04.json).
     pub dhcp_client_os_vendor_name: Option<String>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub id: Option<String>,
-    /// Ruckus AP (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub ruckus_ap: Option<bool>,
-    /// Switch ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub switch_id: Option<String>,
-    /// Switch MAC (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub switch_mac: Option<String>,
-    /// Switch name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub switch_name: Option<String>,
-    /// Switch port (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub switch_port: Option<String>,
-    /// Switch port ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub switch_port_id: Option<String>,
-    /// Switch serial number (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub switch_serial_number: Option<String>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub tenant_id: Option<String>,
-    /// Timestamp (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub timestamp: Option<i64>,
-    /// Type (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub type_: Option<String>,
-    /// Unit ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub unit_id: Option<String>,
-    /// Updated time (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub updated_time: Option<i64>,
-    /// Venue ID (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub venue_id: Option<String>,
-    /// Venue name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub venue_name: Option<String>,
-    /// VLAN name (may be null). Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
     pub vlan_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -36803,9 +35966,9 @@ pub struct SwitchConfigHistoryPage {
     ///
     /// Wire name `list`; array of raw JSON, shape not shown: The fields of a configuration history entry are not shown by the document.; optional.
     pub list: Option<Vec<serde_json::Value>>,
-    /// ID. Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     pub id: Option<String>,
-    /// Response (may be null). Provenance: reference (payloads ui-fixtures/query_switch_config_hist_details_legacy/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_config_hist_details_legacy/01.json).
     pub response: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -36906,19 +36069,12 @@ impl SwitchConfigHistoryPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchFamilyModelBo {
-    /// ID.
     pub id: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// Voice ports.
     pub voice_ports: Option<String>,
-    /// Slots.
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -37049,17 +36205,11 @@ impl SwitchFamilyModelBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchFamilyModelView {
-    /// ID.
     pub id: Option<String>,
-    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// Voice ports.
     pub voice_ports: Option<String>,
-    /// Slots.
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -37532,17 +36682,11 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchFamilyModelViewV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// Voice ports.
     pub voice_ports: Option<String>,
-    /// Slots.
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -37667,7 +36811,7 @@ pub struct SwitchPort {
     ///
     /// Wire name `tags`; `string`; optional.
     pub tags: Option<String>,
-    /// Tag. Deprecated: Removed: replaced by `tags`.
+    /// Deprecated: Removed: replaced by `tags`.
     pub tag: Option<String>,
     /// Configured port speed.
     ///
@@ -37689,27 +36833,18 @@ pub struct SwitchPort {
     ///
     /// Wire name `vsixEgressAclName`; `string`; optional.
     pub vsix_egress_acl_name: Option<String>,
-    /// Cloud port.
     pub cloud_port: Option<bool>,
-    /// Stack.
     pub stack: Option<bool>,
-    /// Name.
     pub name: Option<String>,
-    /// Port ID.
     pub port_id: Option<String>,
-    /// Port MAC.
     pub port_mac: Option<String>,
-    /// Status.
     pub status: Option<String>,
-    /// Admin status.
     pub admin_status: Option<String>,
-    /// VLAN IDs.
     pub vlan_ids: Option<String>,
-    /// Port speed.
     pub port_speed: Option<String>,
-    /// POE used (format: int32).
+    /// Format: int32.
     pub poe_used: Option<i64>,
-    /// POE total (format: int32).
+    /// Format: int32.
     pub poe_total: Option<i64>,
     /// Bytes transmitted by the port since the switch last rebooted.
     ///
@@ -37721,113 +36856,70 @@ pub struct SwitchPort {
     /// Wire name `rx`; `integer`; optional.
     /// Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json (a number; viewmodel_service_api-1.0.42.yaml SwitchPortDto says string)).
     pub rx: Option<i64>,
-    /// Signal in (format: int32).
+    /// Format: int32.
     pub signal_in: Option<i64>,
-    /// Signal out (format: int32).
+    /// Format: int32.
     pub signal_out: Option<i64>,
-    /// Crc err.
     pub crc_err: Option<String>,
-    /// In err.
     pub in_err: Option<String>,
-    /// Out err.
     pub out_err: Option<String>,
-    /// Optics type.
     pub optics_type: Option<String>,
-    /// Port speed capacity.
     pub port_speed_capacity: Option<String>,
-    /// Switch unit ID.
     pub switch_unit_id: Option<String>,
-    /// POE enabled.
     pub poe_enabled: Option<bool>,
-    /// Used in forming stack.
     pub used_in_forming_stack: Option<bool>,
-    /// Port identifier.
     pub port_identifier: Option<String>,
-    /// Un tagged VLAN.
     pub un_tagged_vlan: Option<String>,
-    /// In discard.
     pub in_discard: Option<String>,
-    /// Broadcast in.
     pub broadcast_in: Option<String>,
-    /// Broadcast out.
     pub broadcast_out: Option<String>,
-    /// Multicast in.
     pub multicast_in: Option<String>,
-    /// Multicast out.
     pub multicast_out: Option<String>,
-    /// POE type.
     pub poe_type: Option<String>,
-    /// Port identifier formatted.
     pub port_identifier_formatted: Option<String>,
-    /// Switch MAC.
     pub switch_mac: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Neighbor name.
     pub neighbor_name: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Port.
     pub port: Option<String>,
-    /// Ingress ACL name.
     pub ingress_acl_name: Option<String>,
-    /// Egress ACL name.
     pub egress_acl_name: Option<String>,
-    /// Lag name.
     pub lag_name: Option<String>,
-    /// Lag status.
     pub lag_status: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Switch serial.
     pub switch_serial: Option<String>,
-    /// Lag ID.
     pub lag_id: Option<String>,
-    /// Device status.
     pub device_status: Option<String>,
-    /// Unit status.
     pub unit_status: Option<String>,
-    /// Unit state.
     pub unit_state: Option<String>,
-    /// Switch model.
     pub switch_model: Option<String>,
-    /// Neighbor MAC address.
     pub neighbor_mac_address: Option<String>,
-    /// Synced switch config.
     pub synced_switch_config: Option<bool>,
-    /// Media type.
     pub media_type: Option<String>,
-    /// POE usage.
     pub poe_usage: Option<String>,
-    /// Spanning tree status.
     pub spanning_tree_status: Option<String>,
-    /// Neighbor port MAC address.
     pub neighbor_port_mac_address: Option<String>,
-    /// Switch port profile name.
     pub switch_port_profile_name: Option<String>,
-    /// Switch port profile type.
     pub switch_port_profile_type: Option<String>,
-    /// Error disable status.
     pub error_disable_status: Option<String>,
-    /// Switch port stacking port field (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/03.json).
     pub switch_port_stacking_port_field: Option<String>,
-    /// Is in warning state (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json).
     pub is_in_warning_state: Option<bool>,
-    /// Is POE schedule enabled (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/02.json).
     pub is_poe_schedule_enabled: Option<String>,
-    /// Is POE supported (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/02.json).
     pub is_poe_supported: Option<String>,
-    /// Lag force up port (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ports/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_switch_ports/04.json).
     pub lag_force_up_port: Option<bool>,
-    /// POE percent (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json).
     pub poe_percent: Option<f64>,
-    /// Portnumber (may be null). Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json).
     pub portnumber: Option<String>,
-    /// Stacking neighbor port (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ports/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_switch_ports/04.json).
     pub stacking_neighbor_port: Option<String>,
-    /// Sticky MAC ACL allow count (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ports/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_switch_ports/04.json).
     pub sticky_mac_acl_allow_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -38481,19 +37573,16 @@ impl SwitchPort {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPortQueryResult {
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<SwitchPort>>,
-    /// Fields. Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
     pub fields: Option<Vec<String>>,
-    /// Object ID. Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
     pub object_id: Option<String>,
-    /// Error message. Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
     pub error_message: Option<String>,
-    /// Subsequent queries. Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -38680,21 +37769,13 @@ impl SwitchStackMember {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanPortModelBo {
-    /// ID.
     pub id: Option<String>,
-    /// Switch model.
     pub switch_model: Option<SwitchFamilyModelViewModel>,
-    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// Voice ports.
     pub voice_ports: Option<String>,
-    /// Tagged ports list.
     pub tagged_ports_list: Option<Vec<String>>,
-    /// Untagged ports list.
     pub untagged_ports_list: Option<Vec<String>>,
-    /// Voice ports list.
     pub voice_ports_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -38834,15 +37915,10 @@ impl SwitchVlanPortModelBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanPortModelView {
-    /// ID.
     pub id: Option<String>,
-    /// Switch model.
     pub switch_model: Option<SwitchFamilyModelViewModel>,
-    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// Voice ports.
     pub voice_ports: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -38943,35 +38019,22 @@ impl SwitchVlanPortModelView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanView {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
-    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// Igmp snooping.
     pub igmp_snooping: Option<IgmpSnooping>,
-    /// Multicast version (format: int32).
+    /// Format: int32.
     pub multicast_version: Option<i64>,
-    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<SpanningTreeProtocol>,
-    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// Switch VLAN port models.
     pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
-    /// Enable as default VLAN.
     pub enable_as_default_vlan: Option<bool>,
-    /// Used by ve port.
     pub used_by_ve_port: Option<bool>,
-    /// Is auth default VLAN.
     pub is_auth_default_vlan: Option<bool>,
-    /// Is auth VLAN.
     pub is_auth_vlan: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -39157,11 +38220,11 @@ impl SwitchVlanView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SyslogServer {
-    /// Port (default: 514; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 514; format: int32; maximum: 65535; minimum: 1.
     pub port: Option<i64>,
-    /// Protocol (default: UDP).
+    /// Default: UDP.
     pub protocol: Option<MulticastDnsProxyServiceRuleMdnsProtocol>,
-    /// Server. Provenance: reference (payloads ui-fixtures/get_syslog_server_profile_v1/03.json, 04.json (`"secondary": {}`)).
+    /// Provenance: reference (payloads ui-fixtures/get_syslog_server_profile_v1/03.json, 04.json (`"secondary": {}`)).
     pub server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -39258,11 +38321,8 @@ impl SyslogServer {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SyslogServerData {
-    /// Policy ID.
     pub policy_id: Option<String>,
-    /// Policy name.
     pub policy_name: Option<String>,
-    /// Enabled.
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -39346,19 +38406,16 @@ impl SyslogServerData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SyslogServerProfile {
-    /// Facility (default: KEEP_ORIGINAL).
+    /// Default: KEEP_ORIGINAL.
     pub facility: Option<SyslogServerProfileFacility>,
-    /// Flow level (default: CLIENT_FLOW).
+    /// Default: CLIENT_FLOW.
     pub flow_level: Option<FlowLevel>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Primary.
     pub primary: SyslogServer,
-    /// Priority (default: INFO).
+    /// Default: INFO.
     pub priority: Option<SyslogServerProfilePriority>,
-    /// Secondary.
     pub secondary: Option<SyslogServer>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -39719,33 +38776,26 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfilePriority {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SyslogServerProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
-    /// Primary server.
     pub primary_server: Option<String>,
-    /// Secondary server.
     pub secondary_server: Option<String>,
-    /// Facility.
     pub facility: Option<String>,
-    /// Flow level.
     pub flow_level: Option<String>,
-    /// Port (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
     pub port: Option<i64>,
-    /// Priority (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
     pub priority: Option<String>,
-    /// Protocol (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
     pub protocol: Option<String>,
-    /// Secondary port (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
     pub secondary_port: Option<i64>,
-    /// Secondary protocol (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
     pub secondary_protocol: Option<String>,
-    /// Server (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/01.json).
     pub server: Option<String>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_syslog_server_profiles/02.json).
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -39933,19 +38983,15 @@ impl SyslogServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantPageableObject {
-    /// Paged.
     pub paged: Option<bool>,
-    /// Page number (format: int32).
+    /// Format: int32.
     pub page_number: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Offset.
     pub offset: Option<i64>,
-    /// Sort.
     pub sort: Option<TenantSortObject>,
-    /// Unpaged.
     pub unpaged: Option<bool>,
-    /// Total elements (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
     pub total_elements: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -40056,11 +39102,8 @@ impl TenantPageableObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantSortObject {
-    /// Sorted.
     pub sorted: Option<bool>,
-    /// Empty.
     pub empty: Option<bool>,
-    /// Unsorted.
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -40171,9 +39214,7 @@ impl TenantSortObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TermField {
-    /// Field.
     pub field: Option<String>,
-    /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -40345,19 +39386,12 @@ impl TermField {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrustedPortBo {
-    /// ID.
     pub id: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Trusted port type.
     pub trusted_port_type: Option<TrustedPortType>,
-    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// VLAN demand.
     pub vlan_demand: Option<bool>,
-    /// Trust ports.
     pub trust_ports: Option<Vec<String>>,
-    /// Slots.
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -40583,17 +39617,11 @@ impl<'de> serde::Deserialize<'de> for TrustedPortType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrustedPortView {
-    /// ID.
     pub id: Option<String>,
-    /// Trusted port type.
     pub trusted_port_type: Option<TrustedPortType>,
-    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// VLAN demand.
     pub vlan_demand: Option<bool>,
-    /// Trust ports.
     pub trust_ports: Option<Vec<String>>,
-    /// Slots.
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -40716,17 +39744,11 @@ impl TrustedPortView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrustedPortViewV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Trusted port type.
     pub trusted_port_type: Option<TrustedPortType>,
-    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// VLAN demand.
     pub vlan_demand: Option<bool>,
-    /// Trust ports.
     pub trust_ports: Option<Vec<String>>,
-    /// Slots.
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -40860,27 +39882,23 @@ pub struct TunnelServiceProfile {
     ///
     /// Wire name `mtuRequestRetry`; `integer`; optional.
     pub mtu_request_retry: Option<i64>,
-    /// Age time minutes (default: 20; format: int32; maximum: 10080; minimum: 5).
+    /// Default: 20; format: int32; maximum: 10080; minimum: 5.
     pub age_time_minutes: Option<i64>,
-    /// Destination IP address.
     pub destination_ip_address: Option<String>,
-    /// Force fragmentation (default: false).
+    /// Default: false.
     pub force_fragmentation: Option<bool>,
-    /// ID.
     pub id: Option<String>,
-    /// MTU size (format: int32; maximum: 1450; minimum: 576).
+    /// Format: int32; maximum: 1450; minimum: 576.
     pub mtu_size: Option<i64>,
-    /// MTU type (default: AUTO).
+    /// Default: AUTO.
     pub mtu_type: Option<TunnelServiceProfileMtuType>,
-    /// Name.
     pub name: Option<String>,
-    /// NAT traversal enabled (default: false).
+    /// Default: false.
     pub nat_traversal_enabled: Option<bool>,
-    /// Tag.
     pub tag: Option<String>,
-    /// Tunnel type (default: VXLAN_GPE).
+    /// Default: VXLAN_GPE.
     pub tunnel_type: Option<TunnelServiceProfileTunnelType>,
-    /// Type (default: VXLAN).
+    /// Default: VXLAN.
     pub type_: Option<TunnelServiceProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -41381,145 +40399,85 @@ impl<'de> serde::Deserialize<'de> for TxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpLink {
-    /// Is mesh enable.
     pub is_mesh_enable: Option<bool>,
-    /// Device dto.
     pub device_dto: Option<ViewmodelDevice>,
-    /// Down link count (format: int32).
+    /// Format: int32.
     pub down_link_count: Option<i64>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Crt time.
     pub crt_time: Option<String>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// Last seen time.
     pub last_seen_time: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Model.
     pub model: Option<String>,
-    /// Fw version.
     pub fw_version: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// AP group ID.
     pub ap_group_id: Option<String>,
-    /// AP group name.
     pub ap_group_name: Option<String>,
-    /// WLAN group 24GId.
     pub wlan_group24_g_id: Option<String>,
-    /// WLAN group 5GId.
     pub wlan_group5_g_id: Option<String>,
-    /// WLAN groups.
     pub wlan_groups: Option<Vec<WlanGroup>>,
-    /// Config status.
     pub config_status: Option<String>,
-    /// Connection status.
     pub connection_status: Option<String>,
-    /// Device status.
     pub device_status: Option<String>,
-    /// Device status severity.
     pub device_status_severity: Option<String>,
-    /// IP.
     pub ip: Option<String>,
-    /// Ext IP.
     pub ext_ip: Option<String>,
-    /// External port.
     pub external_port: Option<String>,
-    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// AP status data.
     pub ap_status_data: Option<ApStatusData>,
-    /// Downlink down MAC.
     pub downlink_down_mac: Option<Vec<String>>,
-    /// Downlink RSSI.
     pub downlink_rssi: Option<Vec<i64>>,
-    /// Downlink type.
     pub downlink_type: Option<Vec<i64>>,
-    /// Uplink up MAC.
     pub uplink_up_mac: Option<String>,
-    /// Uplink RSSI (format: int32).
+    /// Format: int32.
     pub uplink_rssi: Option<i64>,
-    /// Uplink type.
     pub uplink_type: Option<Vec<i64>>,
-    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// Hops (format: int32).
+    /// Format: int32.
     pub hops: Option<i64>,
-    /// Device group ID.
     pub device_group_id: Option<String>,
-    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// X percent (format: float).
+    /// Format: float.
     pub x_percent: Option<f64>,
-    /// Y percent (format: float).
+    /// Format: float.
     pub y_percent: Option<f64>,
-    /// Clients (format: int32).
+    /// Format: int32.
     pub clients: Option<i64>,
-    /// Downlink count (format: int32).
+    /// Format: int32.
     pub downlink_count: Option<i64>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Device group name.
     pub device_group_name: Option<String>,
-    /// Device model type.
     pub device_model_type: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Switch port.
     pub switch_port: Option<String>,
-    /// Latitude.
     pub latitude: Option<String>,
-    /// Longitude.
     pub longitude: Option<String>,
-    /// POE port.
     pub poe_port: Option<String>,
-    /// Rogue category.
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
-    /// Device session cache weight (format: int32).
+    /// Format: int32.
     pub device_session_cache_weight: Option<i64>,
-    /// Health status.
     pub health_status: Option<String>,
-    /// Downlink channel.
     pub downlink_channel: Option<String>,
-    /// Uplink channel.
     pub uplink_channel: Option<String>,
-    /// Geolocation source.
     pub geolocation_source: Option<String>,
-    /// AP radio deploy.
     pub ap_radio_deploy: Option<String>,
-    /// Reboot.
     pub reboot: Option<bool>,
-    /// AP neighbor MACs.
     pub ap_neighbor_macs: Option<Vec<String>>,
-    /// AP neighbor RSSIs.
     pub ap_neighbor_rssis: Option<Vec<i64>>,
-    /// Neighbors.
     pub neighbors: Option<Vec<Neighbor>>,
-    /// Tx frames.
     pub tx_frames: Option<String>,
-    /// RSSI (format: int32).
+    /// Format: int32.
     pub rssi: Option<i64>,
-    /// Rx bytes.
     pub rx_bytes: Option<String>,
-    /// Tx bytes.
     pub tx_bytes: Option<String>,
-    /// Rx frames.
     pub rx_frames: Option<String>,
-    /// Type (format: int32).
+    /// Format: int32.
     pub type_: Option<i64>,
-    /// Up MAC.
     pub up_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -42137,7 +41095,6 @@ impl UpLink {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UploadUrlRequest {
-    /// File extension.
     pub file_extension: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -42200,49 +41157,33 @@ impl UploadUrlRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VePortView {
-    /// ID.
     pub id: Option<String>,
-    /// Ve ID (format: int32).
+    /// Format: int32.
     pub ve_id: Option<i64>,
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
-    /// Name.
     pub name: Option<String>,
-    /// Ospf area.
     pub ospf_area: Option<String>,
-    /// DHCP relay agent.
     pub dhcp_relay_agent: Option<String>,
-    /// IP address type.
     pub ip_address_type: Option<IcxSwitchViewIpAddressType>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// IP subnet mask.
     pub ip_subnet_mask: Option<String>,
-    /// Ingress ACL name.
     pub ingress_acl_name: Option<String>,
-    /// Egress ACL name.
     pub egress_acl_name: Option<String>,
-    /// Connected ve.
     pub connected_ve: Option<bool>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Device status.
     pub device_status: Option<String>,
-    /// Synced switch config.
     pub synced_switch_config: Option<bool>,
-    /// Vsix ingress ACL name.
     pub vsix_ingress_acl_name: Option<String>,
-    /// Vsix egress ACL name.
     pub vsix_egress_acl_name: Option<String>,
-    /// Default VLAN (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ve_ports/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_switch_ve_ports/01.json).
     pub default_vlan: Option<bool>,
-    /// Port type (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ve_ports/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_switch_ve_ports/01.json).
     pub port_type: Option<String>,
-    /// Stack (may be null). Provenance: reference (payloads ui-fixtures/query_venue_switch_ve_ports/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_switch_ve_ports/01.json).
     pub stack: Option<bool>,
-    /// Synced switch confi (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ve_ports/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ve_ports/02.json).
     pub synced_switch_confi: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -42476,11 +41417,9 @@ impl VePortView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueActivation {
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// AP model.
     pub ap_model: Option<String>,
-    /// Port ID (format: int32).
+    /// Format: int32.
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -42700,7 +41639,7 @@ impl VenueAddress {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApBssColoringSettings {
-    /// BSS coloring enabled (default: true).
+    /// Default: true.
     pub bss_coloring_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -42774,15 +41713,13 @@ impl VenueApBssColoringSettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VenueApCellularSettings {
-    /// Model (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub model: Option<String>,
-    /// Primary sim.
     pub primary_sim: Option<SimSettings>,
-    /// Primary WAN recovery timer (format: int32; maximum: 300; minimum: 10).
+    /// Format: int32; maximum: 300; minimum: 10.
     pub primary_wan_recovery_timer: i64,
-    /// Secondary sim.
     pub secondary_sim: Option<SimSettings>,
-    /// WAN connection (may be null).
+    /// May be null.
     pub wan_connection: Option<VenueApCellularSettingsWanConnection>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -42967,21 +41904,21 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettingsWanConnection {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApClientAdmissionControlSettings {
-    /// Enable 24G (default: false).
+    /// Default: false.
     pub enable24_g: Option<bool>,
-    /// Enable 50G (default: false).
+    /// Default: false.
     pub enable50_g: Option<bool>,
-    /// Max radio load 24G (default: 75; format: int32; maximum: 100; minimum: 50).
+    /// Default: 75; format: int32; maximum: 100; minimum: 50.
     pub max_radio_load24_g: Option<i64>,
-    /// Max radio load 50G (default: 75; format: int32; maximum: 100; minimum: 50).
+    /// Default: 75; format: int32; maximum: 100; minimum: 50.
     pub max_radio_load50_g: Option<i64>,
-    /// Min client count 24G (default: 10; format: int32; maximum: 100; minimum: 0).
+    /// Default: 10; format: int32; maximum: 100; minimum: 0.
     pub min_client_count24_g: Option<i64>,
-    /// Min client count 50G (default: 20; format: int32; maximum: 100; minimum: 0).
+    /// Default: 20; format: int32; maximum: 100; minimum: 0.
     pub min_client_count50_g: Option<i64>,
-    /// Min client throughput 24G (default: 0; format: int32; maximum: 100; minimum: 0).
+    /// Default: 0; format: int32; maximum: 100; minimum: 0.
     pub min_client_throughput24_g: Option<i64>,
-    /// Min client throughput 50G (default: 0; format: int32; maximum: 100; minimum: 0).
+    /// Default: 0; format: int32; maximum: 100; minimum: 0.
     pub min_client_throughput50_g: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -43114,11 +42051,11 @@ impl VenueApClientAdmissionControlSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApDirectedMulticastSettings {
-    /// Network enabled (default: true).
+    /// Default: true.
     pub network_enabled: Option<bool>,
-    /// Wired enabled (default: true).
+    /// Default: true.
     pub wired_enabled: Option<bool>,
-    /// Wireless enabled (default: true).
+    /// Default: true.
     pub wireless_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -43211,13 +42148,13 @@ impl VenueApDirectedMulticastSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApDosProtectionSettings {
-    /// Blocking period (default: 60; format: int32; maximum: 600; minimum: 30).
+    /// Default: 60; format: int32; maximum: 600; minimum: 30.
     pub blocking_period: Option<i64>,
-    /// Check period (default: 30; format: int32; maximum: 600; minimum: 30).
+    /// Default: 30; format: int32; maximum: 600; minimum: 30.
     pub check_period: Option<i64>,
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Fail threshold (default: 5; format: int32; maximum: 25; minimum: 2).
+    /// Default: 5; format: int32; maximum: 25; minimum: 2.
     pub fail_threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -43322,15 +42259,12 @@ impl VenueApDosProtectionSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApGroup {
-    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// Description (max_length: 180; min_length: 2).
+    /// Max_length: 180; min_length: 2.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Is default (default: false).
+    /// Default: false.
     pub is_default: Option<bool>,
-    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -43443,11 +42377,8 @@ impl VenueApGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApGroupQueryData {
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// AP group IDs.
     pub ap_group_ids: Option<Vec<String>>,
-    /// Is all AP groups.
     pub is_all_ap_groups: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -43531,21 +42462,21 @@ impl VenueApGroupQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApLoadBalancingSettings {
-    /// Band balancing client percent 24G (default: 25; format: int32; maximum: 100; minimum: 0).
+    /// Default: 25; format: int32; maximum: 100; minimum: 0.
     pub band_balancing_client_percent24_g: Option<i64>,
-    /// Band balancing enabled (default: true).
+    /// Default: true.
     pub band_balancing_enabled: Option<bool>,
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Load balancing method (default: BASED_ON_CLIENT_COUNT).
+    /// Default: BASED_ON_CLIENT_COUNT.
     pub load_balancing_method: Option<VenueApLoadBalancingSettingsLoadBalancingMethod>,
-    /// Steering mode (default: BASIC).
+    /// Default: BASIC.
     pub steering_mode: Option<VenueApLoadBalancingSettingsSteeringMode>,
-    /// Sticky client nbr AP percentage threshold (default: 20; format: int32; maximum: 40; minimum: 10).
+    /// Default: 20; format: int32; maximum: 40; minimum: 10.
     pub sticky_client_nbr_ap_percentage_threshold: Option<i64>,
-    /// Sticky client SNR threshold (default: 15; format: int32; maximum: 30; minimum: 5).
+    /// Default: 15; format: int32; maximum: 30; minimum: 5.
     pub sticky_client_snr_threshold: Option<i64>,
-    /// Sticky client steering enabled (default: false).
+    /// Default: false.
     pub sticky_client_steering_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -43852,15 +42783,14 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettingsSteeringMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApMeshSettings {
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Passphrase (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Radio type (default: _5_6_GHz).
+    /// Default: _5_6_GHz.
     pub radio_type: Option<VenueApMeshSettingsRadioType>,
-    /// SSID.
     pub ssid: Option<String>,
-    /// Zero touch enabled (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_mesh_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_mesh_settings/01.json).
     pub zero_touch_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -44053,9 +42983,9 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsRadioType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelBandModeSettings {
-    /// Band mode (may be null).
+    /// May be null.
     pub band_mode: Option<VenueApModelBandModeSettingsBandMode>,
-    /// Model (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -44259,9 +43189,8 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettingsBandMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelCapabilities {
-    /// AP models.
     pub ap_models: Option<Vec<CapabilitiesApModel>>,
-    /// Version (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_model_capabilities/01.json).
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -44358,15 +43287,15 @@ impl VenueApModelCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelExternalAntennaSettings {
-    /// Enable 24G (default: false).
+    /// Default: false.
     pub enable24_g: Option<bool>,
-    /// Enable 50G (default: false).
+    /// Default: false.
     pub enable50_g: Option<bool>,
-    /// Gain 24G (format: int32; maximum: 60; minimum: 0).
+    /// Format: int32; maximum: 60; minimum: 0.
     pub gain24_g: Option<i64>,
-    /// Gain 50G (format: int32; maximum: 60; minimum: 0).
+    /// Format: int32; maximum: 60; minimum: 0.
     pub gain50_g: Option<i64>,
-    /// Model (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -44487,9 +43416,9 @@ impl VenueApModelExternalAntennaSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelLedSettings {
-    /// Led enabled (default: false).
+    /// Default: false.
     pub led_enabled: Option<bool>,
-    /// Model (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -44580,9 +43509,8 @@ impl VenueApModelLedSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApMulticastDnsFencingSettings {
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Rules.
     pub rules: Option<Vec<MulticastDnsFencingRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -44667,17 +43595,16 @@ impl VenueApMulticastDnsFencingSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio24GHzSettings {
-    /// Allowed channels.
     pub allowed_channels: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
+    /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth: Option<ApRadio24GHzSettingsChannelBandwidth>,
-    /// Method (default: CHANNELFLY).
+    /// Default: CHANNELFLY.
     pub method: Option<VenueApRadio24GHzSettingsMethod>,
-    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 20; format: int32; maximum: 65535; minimum: 1.
     pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
+    /// Default: MAX.
     pub tx_power: Option<SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -45048,25 +43975,23 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsMethod {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio5GHzSettings {
-    /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
+    /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth: Option<ChannelBandwidth>,
-    /// Combine channels (default: false).
+    /// Default: false.
     pub combine_channels: Option<bool>,
-    /// Method (default: CHANNELFLY).
+    /// Default: CHANNELFLY.
     pub method: Option<VenueApRadio24GHzSettingsMethod>,
-    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 20; format: int32; maximum: 65535; minimum: 1.
     pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
+    /// Default: MAX.
     pub tx_power: Option<SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -45416,37 +44341,34 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsAllowedIndoorChann
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettings {
-    /// Allowed channels. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// BSS min rate 6G (default: HE_MCS_0).
+    /// Default: HE_MCS_0.
     pub bss_min_rate6_g: Option<BssMinRate6G>,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
+    /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth: Option<ChannelBandwidth>,
-    /// Enable afc (default: false).
+    /// Default: false.
     pub enable_afc: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Method (default: CHANNELFLY).
+    /// Default: CHANNELFLY.
     pub method: Option<VenueApRadio24GHzSettingsMethod>,
-    /// Mgmt tx rate 6G (default: _6).
+    /// Default: _6.
     pub mgmt_tx_rate6_g: Option<MgmtTxRate6G>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; minimum: 1).
+    /// Default: 1; format: int32; minimum: 1.
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
+    /// Default: 1; format: int32; maximum: 100; minimum: 1.
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Scan interval (default: 10; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 10; format: int32; maximum: 65535; minimum: 1.
     pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
+    /// Default: MAX.
     pub tx_power: Option<TxPower>,
-    /// Venue height.
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -46005,15 +44927,13 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedChannels {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioDual5GHzSettings {
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Inherit params lower 5G (default: true).
+    /// Default: true.
     pub inherit_params_lower5_g: Option<bool>,
-    /// Inherit params upper 5G (default: true).
+    /// Default: true.
     pub inherit_params_upper5_g: Option<bool>,
-    /// Radio params lower 5G.
     pub radio_params_lower5_g: Option<VenueApRadioLower5GHzSettings>,
-    /// Radio params upper 5G.
     pub radio_params_upper5_g: Option<VenueApRadioUpper5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -46128,23 +45048,21 @@ impl VenueApRadioDual5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioLower5GHzSettings {
-    /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
+    /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth: Option<ChannelBandwidth>,
-    /// Method (default: CHANNELFLY).
+    /// Default: CHANNELFLY.
     pub method: Option<VenueApRadio24GHzSettingsMethod>,
-    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 20; format: int32; maximum: 65535; minimum: 1.
     pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
+    /// Default: MAX.
     pub tx_power: Option<SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -46278,13 +45196,9 @@ impl VenueApRadioLower5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioSettings {
-    /// Radio params 24G.
     pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
-    /// Radio params 50G.
     pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
-    /// Radio params 6G.
     pub radio_params6_g: Option<VenueApRadio6GHzSettings>,
-    /// Radio params dual 5G.
     pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -46391,23 +45305,21 @@ impl VenueApRadioSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioUpper5GHzSettings {
-    /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
+    /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth: Option<ChannelBandwidth>,
-    /// Method (default: CHANNELFLY).
+    /// Default: CHANNELFLY.
     pub method: Option<VenueApRadio24GHzSettingsMethod>,
-    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 20; format: int32; maximum: 65535; minimum: 1.
     pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
+    /// Default: MAX.
     pub tx_power: Option<SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -46541,25 +45453,25 @@ impl VenueApRadioUpper5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadiusOptionSettings {
-    /// Called station ID type (default: BSSID).
+    /// Default: BSSID.
     pub called_station_id_type: Option<CalledStationIdType>,
-    /// Nas ID delimiter (default: DASH).
+    /// Default: DASH.
     pub nas_id_delimiter: Option<NasIdDelimiter>,
-    /// Nas ID type (default: BSSID).
+    /// Default: BSSID.
     pub nas_id_type: Option<NasIdType>,
-    /// Nas max retry (default: 2; format: int32; maximum: 10; minimum: 2).
+    /// Default: 2; format: int32; maximum: 10; minimum: 2.
     pub nas_max_retry: Option<i64>,
-    /// Nas reconnect primary min (default: 5; format: int32; maximum: 300; minimum: 1).
+    /// Default: 5; format: int32; maximum: 300; minimum: 1.
     pub nas_reconnect_primary_min: Option<i64>,
-    /// Nas request timeout sec (default: 3; format: int32; maximum: 20; minimum: 2).
+    /// Default: 3; format: int32; maximum: 20; minimum: 2.
     pub nas_request_timeout_sec: Option<i64>,
-    /// Override enabled (default: false).
+    /// Default: false.
     pub override_enabled: Option<bool>,
-    /// Single session ID accounting (default: false).
+    /// Default: false.
     pub single_session_id_accounting: Option<bool>,
-    /// User defined nas ID (max_length: 64; min_length: 2).
+    /// Max_length: 64; min_length: 2.
     pub user_defined_nas_id: Option<String>,
-    /// RADIUS options (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_radius_options/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_radius_options/01.json).
     pub radius_options: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -46711,9 +45623,9 @@ impl VenueApRadiusOptionSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRebootTimeoutSettings {
-    /// Gateway loss timeout (default: 1800; format: int32; maximum: 86400; minimum: 0).
+    /// Default: 1800; format: int32; maximum: 86400; minimum: 0.
     pub gateway_loss_timeout: Option<i64>,
-    /// Server loss timeout (default: 7200; format: int32; maximum: 86400; minimum: 0).
+    /// Default: 7200; format: int32; maximum: 86400; minimum: 0.
     pub server_loss_timeout: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -46798,11 +45710,11 @@ impl VenueApRebootTimeoutSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApSmartMonitorSettings {
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Interval (default: 10; format: int32; maximum: 60; minimum: 5).
+    /// Default: 10; format: int32; maximum: 60; minimum: 5.
     pub interval: Option<i64>,
-    /// Threshold (default: 3; format: int32; maximum: 10; minimum: 1).
+    /// Default: 3; format: int32; maximum: 10; minimum: 1.
     pub threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -46893,11 +45805,9 @@ impl VenueApSmartMonitorSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueDhcpConfigServiceProfileSettings {
-    /// Active DHCP pool names.
     pub active_dhcp_pool_names: Option<Vec<String>>,
-    /// DHCP service APs.
     pub dhcp_service_aps: Option<Vec<DhcpServiceAp>>,
-    /// WAN port selection mode (default: Dynamic).
+    /// Default: Dynamic.
     pub wan_port_selection_mode: Option<
         VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode,
     >,
@@ -47054,9 +45964,9 @@ for VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueHeight {
-    /// Max floor (format: int32).
+    /// Format: int32.
     pub max_floor: Option<i64>,
-    /// Min floor (format: int32).
+    /// Format: int32.
     pub min_floor: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -47133,9 +46043,7 @@ impl VenueHeight {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<VenueView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -47206,7 +46114,7 @@ impl VenueResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueRoguePolicySettings {
-    /// Report threshold (default: 0; format: int32; maximum: 100; minimum: 0).
+    /// Default: 0; format: int32; maximum: 100; minimum: 0.
     pub report_threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -47272,97 +46180,69 @@ impl VenueRoguePolicySettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueRow {
-    /// Name.
     pub name: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// City.
     pub city: Option<String>,
-    /// Country.
     pub country: Option<String>,
-    /// Country code.
     pub country_code: Option<String>,
-    /// Dp group ID.
     pub dp_group_id: Option<String>,
-    /// Latitude.
     pub latitude: Option<String>,
-    /// Longitude.
     pub longitude: Option<String>,
-    /// Crt time.
     pub crt_time: Option<String>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Time zone.
     pub time_zone: Option<String>,
-    /// Notes.
     pub notes: Option<String>,
-    /// Mesh.
     pub mesh: Option<MeshData>,
-    /// Switch profile name.
     pub switch_profile_name: Option<String>,
-    /// Switch profile ID.
     pub switch_profile_id: Option<String>,
-    /// DHCP.
     pub dhcp: Option<DhcpData>,
-    /// Wifi firmware version.
     pub wifi_firmware_version: Option<String>,
-    /// Rogue detection.
     pub rogue_detection: Option<RogueDetectionData>,
-    /// Syslog server.
     pub syslog_server: Option<SyslogServerData>,
-    /// Is template.
     pub is_template: Option<bool>,
-    /// Current AP firmwares.
     pub current_ap_firmwares: Option<Vec<ApModelFirmwareMappingData>>,
-    /// Is AP firmware up to date.
     pub is_ap_firmware_up_to_date: Option<bool>,
-    /// Last AP firmware update.
     pub last_ap_firmware_update: Option<String>,
-    /// Next AP firmware schedules.
     pub next_ap_firmware_schedules: Option<Vec<ApFirmwareScheduleData>>,
-    /// Address line.
     pub address_line: Option<String>,
-    /// Address (may be null). Provenance: reference (payloads ui-fixtures/query_venues/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/07.json).
     pub address: Option<serde_json::Value>,
-    /// Aggregated AP client health (may be null). Provenance: reference (payloads ui-fixtures/query_venues/24.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/24.json).
     pub aggregated_ap_client_health: Option<Vec<serde_json::Value>>,
-    /// Aggregated AP status (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/04.json).
     pub aggregated_ap_status: Option<serde_json::Value>,
-    /// All AP disabled (may be null). Provenance: reference (payloads ui-fixtures/query_venues/15.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/15.json).
     pub all_ap_disabled: Option<bool>,
-    /// Clients (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/04.json).
     pub clients: Option<i64>,
-    /// Edges (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/04.json).
     pub edges: Option<i64>,
-    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_venues/44.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/44.json).
     pub enabled: Option<bool>,
-    /// Iot controllers (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/04.json).
     pub iot_controllers: Option<i64>,
-    /// Is enforced (may be null). Provenance: reference (payloads ui-fixtures/query_venues/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/07.json).
     pub is_enforced: Option<bool>,
-    /// Last schedule update (may be null). Provenance: reference (payloads ui-fixtures/query_venues/09.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/09.json).
     pub last_schedule_update: Option<String>,
-    /// Mode (may be null). Provenance: reference (payloads ui-fixtures/query_venues/44.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/44.json).
     pub mode: Option<String>,
-    /// Networks (may be null). Provenance: reference (payloads ui-fixtures/query_venue_templates/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_templates/02.json).
     pub networks: Option<serde_json::Value>,
-    /// Operational switches (may be null). Provenance: reference (payloads ui-fixtures/query_venues/30.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/30.json).
     pub operational_switches: Option<i64>,
-    /// Status (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/04.json).
     pub status: Option<String>,
-    /// Switch clients (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/04.json).
     pub switch_clients: Option<i64>,
-    /// Switches (may be null). Provenance: reference (payloads ui-fixtures/query_venues/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/04.json).
     pub switches: Option<i64>,
-    /// Syslog (may be null). Provenance: reference (payloads ui-fixtures/query_venues/25.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/25.json).
     pub syslog: Option<serde_json::Value>,
-    /// WLAN (may be null). Provenance: reference (payloads ui-fixtures/query_venues/15.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/15.json).
     pub wlan: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -47797,21 +46677,13 @@ impl VenueRow {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// CLI applied.
     pub cli_applied: Option<bool>,
-    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -48005,9 +46877,8 @@ impl VenueWifiNetwork {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueWifiNetworkApGroupSettings {
-    /// Radio types.
     pub radio_types: Option<Vec<VenueWifiNetworkSettingsAllApGroupsRadioTypes>>,
-    /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -48095,15 +46966,13 @@ impl VenueWifiNetworkApGroupSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueWifiNetworkSettings {
-    /// All AP groups radio types.
     pub all_ap_groups_radio_types: Option<
         Vec<VenueWifiNetworkSettingsAllApGroupsRadioTypes>,
     >,
-    /// All AP groups VLAN ID (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub all_ap_groups_vlan_id: Option<i64>,
-    /// Is all AP groups (default: true).
+    /// Default: true.
     pub is_all_ap_groups: Option<bool>,
-    /// Scheduler.
     pub scheduler: Option<NetworkVenueScheduler>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -48279,131 +47148,76 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettingsAllApGroupsRadioTy
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelDevice {
-    /// Is mesh enable.
     pub is_mesh_enable: Option<bool>,
-    /// Down link count (format: int32).
+    /// Format: int32.
     pub down_link_count: Option<i64>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Crt time.
     pub crt_time: Option<String>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// Last seen time.
     pub last_seen_time: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Model.
     pub model: Option<String>,
-    /// Fw version.
     pub fw_version: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// AP group ID.
     pub ap_group_id: Option<String>,
-    /// AP group name.
     pub ap_group_name: Option<String>,
-    /// WLAN group 24GId.
     pub wlan_group24_g_id: Option<String>,
-    /// WLAN group 5GId.
     pub wlan_group5_g_id: Option<String>,
-    /// WLAN groups.
     pub wlan_groups: Option<Vec<WlanGroup>>,
-    /// Config status.
     pub config_status: Option<String>,
-    /// Connection status.
     pub connection_status: Option<String>,
-    /// Device status.
     pub device_status: Option<String>,
-    /// Device status severity.
     pub device_status_severity: Option<String>,
-    /// IP.
     pub ip: Option<String>,
-    /// Ext IP.
     pub ext_ip: Option<String>,
-    /// External port.
     pub external_port: Option<String>,
-    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// AP status data.
     pub ap_status_data: Option<ApStatusData>,
-    /// Uplink.
     pub uplink: Option<Vec<UpLink>>,
-    /// Downlink down MAC.
     pub downlink_down_mac: Option<Vec<String>>,
-    /// Downlink RSSI.
     pub downlink_rssi: Option<Vec<i64>>,
-    /// Downlink type.
     pub downlink_type: Option<Vec<i64>>,
-    /// Uplink up MAC.
     pub uplink_up_mac: Option<String>,
-    /// Uplink RSSI (format: int32).
+    /// Format: int32.
     pub uplink_rssi: Option<i64>,
-    /// Uplink type.
     pub uplink_type: Option<Vec<i64>>,
-    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// Hops (format: int32).
+    /// Format: int32.
     pub hops: Option<i64>,
-    /// Device group ID.
     pub device_group_id: Option<String>,
-    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// X percent (format: float).
+    /// Format: float.
     pub x_percent: Option<f64>,
-    /// Y percent (format: float).
+    /// Format: float.
     pub y_percent: Option<f64>,
-    /// Clients (format: int32).
+    /// Format: int32.
     pub clients: Option<i64>,
-    /// Downlink count (format: int32).
+    /// Format: int32.
     pub downlink_count: Option<i64>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Device group name.
     pub device_group_name: Option<String>,
-    /// Device model type.
     pub device_model_type: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Switch port.
     pub switch_port: Option<String>,
-    /// Latitude.
     pub latitude: Option<String>,
-    /// Longitude.
     pub longitude: Option<String>,
-    /// POE port.
     pub poe_port: Option<String>,
-    /// Rogue category.
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
-    /// Device session cache weight (format: int32).
+    /// Format: int32.
     pub device_session_cache_weight: Option<i64>,
-    /// Health status.
     pub health_status: Option<String>,
-    /// Downlink channel.
     pub downlink_channel: Option<String>,
-    /// Uplink channel.
     pub uplink_channel: Option<String>,
-    /// Geolocation source.
     pub geolocation_source: Option<String>,
-    /// AP radio deploy.
     pub ap_radio_deploy: Option<String>,
-    /// Reboot.
     pub reboot: Option<bool>,
-    /// AP neighbor MACs.
     pub ap_neighbor_macs: Option<Vec<String>>,
-    /// AP neighbor RSSIs.
     pub ap_neighbor_rssis: Option<Vec<i64>>,
-    /// Neighbors.
     pub neighbors: Option<Vec<Neighbor>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -48970,13 +47784,9 @@ impl ViewmodelDevice {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelDhcpPool {
-    /// Name.
     pub name: Option<String>,
-    /// Start address.
     pub start_address: Option<String>,
-    /// End address.
     pub end_address: Option<String>,
-    /// Network address.
     pub network_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -49083,9 +47893,7 @@ impl ViewmodelDhcpPool {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelEpdg {
-    /// IP.
     pub ip: Option<String>,
-    /// Domain.
     pub domain: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -49176,31 +47984,21 @@ impl ViewmodelEpdg {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Vlan {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
-    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// Root bridge family ID.
     pub root_bridge_family_id: Option<RootBridgeFamilyId>,
-    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// IPv4 DHCP snooping trust port.
     pub ipv4_dhcp_snooping_trust_port: Option<String>,
-    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// Arp inspection trust port.
     pub arp_inspection_trust_port: Option<String>,
-    /// Igmp snooping.
     pub igmp_snooping: Option<IgmpSnooping>,
-    /// Multicast version (format: int32).
+    /// Format: int32.
     pub multicast_version: Option<i64>,
-    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<SpanningTreeProtocol>,
-    /// Spanning tree priority (format: int32).
+    /// Format: int32.
     pub spanning_tree_priority: Option<i64>,
-    /// Switch family models.
     pub switch_family_models: Option<Vec<SwitchFamilyModelViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -49391,65 +48189,38 @@ impl Vlan {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VlanBo {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN ID (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub vlan_id: i64,
-    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// Root bridge family ID.
     pub root_bridge_family_id: Option<RootBridgeFamilyId>,
-    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// IPv4 DHCP snooping trust port.
     pub ipv4_dhcp_snooping_trust_port: Option<String>,
-    /// IPv4 DHCP snooping trust port list.
     pub ipv4_dhcp_snooping_trust_port_list: Option<Vec<String>>,
-    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// Arp inspection trust port.
     pub arp_inspection_trust_port: Option<String>,
-    /// Arp inspection trust port list.
     pub arp_inspection_trust_port_list: Option<Vec<String>>,
-    /// Arp trust ports list.
     pub arp_trust_ports_list: Option<Vec<String>>,
-    /// DHCP trust ports list.
     pub dhcp_trust_ports_list: Option<Vec<String>>,
-    /// Igmp snooping.
     pub igmp_snooping: Option<IgmpSnooping>,
-    /// Multicast version (format: int32; maximum: 3; minimum: 0).
+    /// Format: int32; maximum: 3; minimum: 0.
     pub multicast_version: Option<i64>,
-    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<SpanningTreeProtocol>,
-    /// Spanning tree priority (format: int32; maximum: 65535; minimum: 0).
+    /// Format: int32; maximum: 65535; minimum: 0.
     pub spanning_tree_priority: Option<i64>,
-    /// Switch family models.
     pub switch_family_models: Option<Vec<SwitchFamilyModelBo>>,
-    /// Management VLAN.
     pub management_vlan: Option<bool>,
-    /// Switch VLAN port models.
     pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelBo>>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Enable as default VLAN.
     pub enable_as_default_vlan: bool,
-    /// Delete VLAN enabled.
     pub delete_vlan_enabled: Option<bool>,
-    /// Not dummy VLAN.
     pub not_dummy_vlan: Option<bool>,
-    /// Default VLAN.
     pub default_vlan: Option<bool>,
-    /// Igmp snooping type changed.
     pub igmp_snooping_type_changed: Option<bool>,
-    /// Dummy VLAN.
     pub dummy_vlan: Option<bool>,
-    /// Switch VLAN port model.
     pub switch_vlan_port_model: Option<SwitchVlanPortModelBo>,
-    /// Rapid spanning tree protocol.
     pub rapid_spanning_tree_protocol: Option<bool>,
-    /// Tagged ports list.
     pub tagged_ports_list: Option<Vec<String>>,
-    /// Untagged ports list.
     pub untagged_ports_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -49777,9 +48548,7 @@ impl VlanBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanPoolData {
-    /// Name.
     pub name: Option<String>,
-    /// VLAN members.
     pub vlan_members: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -49850,15 +48619,14 @@ impl VlanPoolData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VlanPoolProfile {
-    /// Description (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 1).
+    /// Max_length: 32; min_length: 1.
     pub name: String,
-    /// VLAN members (max_items: 16; min_items: 0).
+    /// Max_items: 16; min_items: 0.
     pub vlan_members: Vec<String>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_vlan_pool_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_vlan_pool_profile/01.json).
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -49943,15 +48711,10 @@ impl VlanPoolProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanPoolProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// VLAN members.
     pub vlan_members: Option<Vec<String>>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// Wifi network venue AP groups.
     pub wifi_network_venue_ap_groups: Option<Vec<WifiNetworkVenueApGroupQueryData>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -50057,9 +48820,8 @@ impl VlanPoolProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanBo {
-    /// VLAN ID (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// Tagged ports.
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -50150,9 +48912,7 @@ impl VoiceVlanBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanConfigBo {
-    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -50243,11 +49003,8 @@ impl VoiceVlanConfigBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanConfigView {
-    /// ID.
     pub id: Option<String>,
-    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -50346,11 +49103,8 @@ impl VoiceVlanConfigView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanConfigViewV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -50452,9 +49206,8 @@ impl VoiceVlanConfigViewV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanView {
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
-    /// Tagged ports.
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -50545,11 +49298,9 @@ impl VoiceVlanView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanViewV1 {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
-    /// Tagged ports.
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -50649,17 +49400,12 @@ impl VoiceVlanViewV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiAvailableChannels {
-    /// 2 4GChannels.
     pub n_2_4g_channels: Option<Channels24G>,
-    /// 5GChannels.
     pub n_5g_channels: Option<Channels5G>,
-    /// 5GLower channels.
     pub n_5g_lower_channels: Option<Channels5G>,
-    /// 5GUpper channels.
     pub n_5g_upper_channels: Option<Channels5G>,
-    /// 6GChannels.
     pub n_6g_channels: Option<Channels6Gv11>,
-    /// Afc enabled (may be null). Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/03.json).
     pub afc_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -50788,15 +49534,13 @@ impl WifiAvailableChannels {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiCallingServiceProfile {
-    /// Description (max_length: 180; min_length: 2).
+    /// Max_length: 180; min_length: 2.
     pub description: Option<String>,
-    /// Epdgs (max_items: 5; min_items: 1).
+    /// Max_items: 5; min_items: 1.
     pub epdgs: Vec<Epdg>,
-    /// ID.
     pub id: Option<String>,
-    /// QOS priority (default: WIFICALLING_PRI_VOICE).
+    /// Default: WIFICALLING_PRI_VOICE.
     pub qos_priority: Option<QosPriority>,
-    /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -50904,17 +49648,12 @@ impl WifiCallingServiceProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiCallingServiceProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// QOS priority.
     pub qos_priority: Option<String>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// Epdgs.
     pub epdgs: Option<Vec<ViewmodelEpdg>>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_calling_service_profiles/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_calling_service_profiles/04.json).
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -51038,13 +49777,13 @@ impl WifiCallingServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiDhcpPoolUsage {
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Total IP count (format: int32).
+    /// Format: int32.
     pub total_ip_count: Option<i64>,
-    /// Used IP count (format: int32).
+    /// Format: int32.
     pub used_ip_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -51126,7 +49865,6 @@ impl WifiDhcpPoolUsage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiDhcpPoolUsages {
-    /// Wifi DHCP pool usages.
     pub wifi_dhcp_pool_usages: Option<Vec<WifiDhcpPoolUsage>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -51200,9 +49938,7 @@ impl WifiDhcpPoolUsages {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiEntityIdOperationResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<EntityId>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -51511,11 +50247,11 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiNetworkRadiusServerProfileSettings {
-    /// Enable accounting proxy (default: false).
+    /// Default: false.
     pub enable_accounting_proxy: Option<bool>,
-    /// Enable auth proxy (default: false).
+    /// Default: false.
     pub enable_auth_proxy: Option<bool>,
-    /// MAC auth MAC format (may be null).
+    /// May be null.
     pub mac_auth_mac_format: Option<
         WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat,
     >,
@@ -51684,71 +50420,51 @@ for WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiNetworkRow {
-    /// Name.
     pub name: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// VLAN (format: int32).
+    /// Format: int32.
     pub vlan: Option<i64>,
-    /// Nw type.
     pub nw_type: Option<String>,
-    /// Nw sub type.
     pub nw_sub_type: Option<String>,
-    /// Captive type.
     pub captive_type: Option<String>,
-    /// Crt time.
     pub crt_time: Option<String>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// SSID.
     pub ssid: Option<String>,
-    /// Ancillary SSID.
     pub ancillary_ssid: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Client count (format: int32).
+    /// Format: int32.
     pub client_count: Option<i64>,
-    /// Default guest country.
     pub default_guest_country: Option<String>,
-    /// Enable DHCP.
     pub enable_dhcp: Option<bool>,
-    /// Tunnel WLAN enable.
     pub tunnel_wlan_enable: Option<bool>,
-    /// Security protocol.
     pub security_protocol: Option<String>,
-    /// Dsae onboard network.
     pub dsae_onboard_network: Option<DsaeOnboardNetwork>,
-    /// Is owe master.
     pub is_owe_master: Option<bool>,
-    /// Owe pair network ID.
     pub owe_pair_network_id: Option<String>,
-    /// Venue AP groups.
     pub venue_ap_groups: Option<Vec<VenueApGroupQueryData>>,
-    /// AP count (format: int32).
+    /// Format: int32.
     pub ap_count: Option<i64>,
-    /// Is enforced.
     pub is_enforced: Option<bool>,
-    /// Is managed by template.
     pub is_managed_by_template: Option<bool>,
-    /// Activated (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
     pub activated: Option<serde_json::Value>,
-    /// AP serial numbers (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/04.json).
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// APs (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
     pub aps: Option<i64>,
-    /// Clients (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
     pub clients: Option<i64>,
-    /// Count (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/21.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/21.json).
     pub count: Option<i64>,
-    /// Deep network (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/15.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/15.json).
     pub deep_network: Option<serde_json::Value>,
-    /// Names (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/21.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/21.json).
     pub names: Option<Vec<String>>,
-    /// Network (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/03.json).
     pub network: Option<serde_json::Value>,
-    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/02.json).
     pub venues: Option<serde_json::Value>,
-    /// VLAN pool (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_networks/13.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/13.json).
     pub vlan_pool: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -52073,15 +50789,11 @@ impl WifiNetworkRow {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiNetworkVenueApGroupQueryData {
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Wifi network ID.
     pub wifi_network_id: Option<String>,
-    /// AP group IDs.
     pub ap_group_ids: Option<Vec<String>>,
-    /// Is all AP groups.
     pub is_all_ap_groups: Option<bool>,
-    /// Is all groups (may be null). Provenance: reference (payloads ui-fixtures/query_vlan_pool_profiles/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_vlan_pool_profiles/08.json).
     pub is_all_groups: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -52191,7 +50903,6 @@ impl WifiNetworkVenueApGroupQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiOperationResponseRequestIdOnly {
-    /// Request ID.
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -52287,17 +50998,13 @@ impl WifiOperationResponseRequestIdOnly {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiWisprPage {
-    /// Auth type (default: RADIUS).
+    /// Default: RADIUS.
     pub auth_type: Option<WifiWisprPageAuthType>,
-    /// Captive portal URL.
     pub captive_portal_url: String,
-    /// Custom external provider (default: false).
+    /// Default: false.
     pub custom_external_provider: Option<bool>,
-    /// External provider name.
     pub external_provider_name: Option<String>,
-    /// External provider region.
     pub external_provider_region: Option<String>,
-    /// Integration key.
     pub integration_key: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -52456,151 +51163,144 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPageAuthType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiWlanAdvancedCustomization {
-    /// Application visibility enabled (default: false).
+    /// Default: false.
     pub application_visibility_enabled: Option<bool>,
-    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
+    /// Default: 15; format: int32; maximum: 100; minimum: 15.
     pub arp_request_rate_limit: Option<i64>,
-    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
+    /// Default: 15; format: int32; maximum: 120; minimum: 8.
     pub broadcast_probe_response_delay: Option<i64>,
-    /// BSS priority (default: HIGH).
+    /// Default: HIGH.
     pub bss_priority: Option<WifiWlanAdvancedCustomizationBssPriority>,
-    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
+    /// Default: 120; format: int32; maximum: 86400; minimum: 60.
     pub client_inactivity_timeout: Option<i64>,
-    /// Client isolation (default: false).
+    /// Default: false.
     pub client_isolation: Option<bool>,
-    /// Client isolation options.
     pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// Client load balancing enable (default: true).
+    /// Default: true.
     pub client_load_balancing_enable: Option<bool>,
-    /// DHCP option 82 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_enabled: Option<bool>,
-    /// DHCP option 82 MAC format (default: COLON).
+    /// Default: COLON.
     pub dhcp_option82_mac_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
-    /// DHCP option 82 sub option 150 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 format (may be null).
+    /// May be null.
     pub dhcp_option82_sub_option151_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
-    /// DHCP option 82 sub option 151 input.
     pub dhcp_option82_sub_option151_input: Option<String>,
-    /// DHCP option 82 sub option 1 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// DHCP option 82 sub option 1 format (may be null).
+    /// May be null.
     pub dhcp_option82_sub_option1_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
-    /// DHCP option 82 sub option 2 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// DHCP option 82 sub option 2 format (may be null).
+    /// May be null.
     pub dhcp_option82_sub_option2_format: Option<
         WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
-    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
+    /// Default: 15; format: int32; maximum: 100; minimum: 15.
     pub dhcp_request_rate_limit: Option<i64>,
-    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
+    /// Default: 5; format: int32; maximum: 5; minimum: 0.
     pub directed_threshold: Option<i64>,
-    /// DNS proxy.
     pub dns_proxy: Option<DnsProxy>,
-    /// DNS proxy enabled (default: false).
+    /// Default: false.
     pub dns_proxy_enabled: Option<bool>,
-    /// Enable AAA VLAN override (default: true).
+    /// Default: true.
     pub enable_aaa_vlan_override: Option<bool>,
-    /// Enable additional regulatory domains (default: true).
+    /// Default: true.
     pub enable_additional_regulatory_domains: Option<bool>,
-    /// Enable airtime decongestion (default: false).
+    /// Default: false.
     pub enable_airtime_decongestion: Option<bool>,
-    /// Enable anti spoofing (default: false).
+    /// Default: false.
     pub enable_anti_spoofing: Option<bool>,
-    /// Enable AP host name advertisement (default: false).
+    /// Default: false.
     pub enable_ap_host_name_advertisement: Option<bool>,
-    /// Enable arp request rate limit (default: true).
+    /// Default: true.
     pub enable_arp_request_rate_limit: Option<bool>,
-    /// Enable band balancing (default: true).
+    /// Default: true.
     pub enable_band_balancing: Option<bool>,
-    /// Enable DHCP request rate limit (default: true).
+    /// Default: true.
     pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// Enable fast roaming (default: false).
+    /// Default: false.
     pub enable_fast_roaming: Option<bool>,
-    /// Enable gtk rekey (default: true).
+    /// Default: true.
     pub enable_gtk_rekey: Option<bool>,
-    /// Enable join RSSI threshold (default: false).
+    /// Default: false.
     pub enable_join_rssi_threshold: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast downlink rate limiting 6G (default: false).
+    /// Default: false.
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting 6G (default: false).
+    /// Default: false.
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// Enable neighbor report (default: true).
+    /// Default: true.
     pub enable_neighbor_report: Option<bool>,
-    /// Enable optimized connectivity experience (default: false).
+    /// Default: false.
     pub enable_optimized_connectivity_experience: Option<bool>,
-    /// Enable syslog (default: false).
+    /// Default: false.
     pub enable_syslog: Option<bool>,
-    /// Enable transient client management (default: false).
+    /// Default: false.
     pub enable_transient_client_management: Option<bool>,
-    /// Force mobile device DHCP (default: false).
+    /// Default: false.
     pub force_mobile_device_dhcp: Option<bool>,
-    /// Hide SSID (default: false).
+    /// Default: false.
     pub hide_ssid: Option<bool>,
-    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
+    /// Default: 300; format: int32; maximum: 300; minimum: 1.
     pub join_expire_time: Option<i64>,
-    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
+    /// Default: -85; format: int32; maximum: -60; minimum: -90.
     pub join_rssi_threshold: Option<i64>,
-    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
+    /// Default: 10; format: int32; maximum: 50; minimum: 1.
     pub join_wait_threshold: Option<i64>,
-    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
+    /// Default: 30; format: int32; maximum: 60; minimum: 1.
     pub join_wait_time: Option<i64>,
-    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
+    /// Default: 100; format: int32; maximum: 512; minimum: 1.
     pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// Mobility domain ID (default: 1; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 1; format: int32; maximum: 65535; minimum: 1.
     pub mobility_domain_id: Option<i64>,
-    /// Multi link operation enabled (default: false).
+    /// Default: false.
     pub multi_link_operation_enabled: Option<bool>,
-    /// Multi link operation options.
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
+    /// Default: 1; format: int32; maximum: 12; minimum: 1.
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast filter enabled (default: false).
+    /// Default: false.
     pub multicast_filter_enabled: Option<bool>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
+    /// Default: 1; format: int32; maximum: 100; minimum: 1.
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Proxy ARP (default: false).
+    /// Default: false.
     pub proxy_arp: Option<bool>,
-    /// QOS map set enabled (default: false).
+    /// Default: false.
     pub qos_map_set_enabled: Option<bool>,
-    /// QOS map set options.
     pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// QOS mirroring enabled (default: false).
+    /// Default: false.
     pub qos_mirroring_enabled: Option<bool>,
-    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
+    /// Default: MSCS_REQUESTS_ONLY.
     pub qos_mirroring_scope: Option<WifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// Radio customization.
     pub radio_customization: Option<WlanRadioCustomization>,
-    /// RADIUS options.
     pub radius_options: Option<RadiusOptions>,
-    /// Respective access control (default: true).
+    /// Default: true.
     pub respective_access_control: Option<bool>,
-    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
+    /// Default: -75; format: int32; maximum: -60; minimum: -90.
     pub rssi_association_rejection_threshold: Option<i64>,
-    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
+    /// Default: 0; format: int32; maximum: 500; minimum: 0.
     pub total_downlink_rate_limiting: Option<i64>,
-    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
+    /// Default: 0; format: int32; maximum: 500; minimum: 0.
     pub total_uplink_rate_limiting: Option<i64>,
-    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
+    /// Default: 0; format: int32; maximum: 200; minimum: 0.
     pub user_downlink_rate_limiting: Option<i64>,
-    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
+    /// Default: 0; format: int32; maximum: 200; minimum: 0.
     pub user_uplink_rate_limiting: Option<i64>,
-    /// Wifi 6 enabled (default: true).
+    /// Default: true.
     pub wifi6_enabled: Option<bool>,
-    /// Wifi 7 enabled (default: true).
+    /// Default: true.
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -53867,11 +52567,9 @@ impl<'de> serde::Deserialize<'de> for WifiWlanManagementFrameProtection {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WlanGroup {
-    /// WLAN group ID.
     pub wlan_group_id: Option<String>,
-    /// WLAN group name.
     pub wlan_group_name: Option<String>,
-    /// Radio ID (format: int32).
+    /// Format: int32.
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -53950,15 +52648,15 @@ impl WlanGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WlanRadioCustomization {
-    /// BSS minimum phy rate (default: _default).
+    /// Default: _default.
     pub bss_minimum_phy_rate: Option<WlanRadioCustomizationBssMinimumPhyRate>,
-    /// Management frame minimum phy rate (default: _6).
+    /// Default: _6.
     pub management_frame_minimum_phy_rate: Option<
         WlanRadioCustomizationManagementFrameMinimumPhyRate,
     >,
-    /// Phy type constraint (default: OFDM).
+    /// Default: OFDM.
     pub phy_type_constraint: Option<WlanRadioCustomizationPhyTypeConstraint>,
-    /// Rf band usage (default: BOTH).
+    /// Default: BOTH.
     pub rf_band_usage: Option<WlanRadioCustomizationRfBandUsage>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

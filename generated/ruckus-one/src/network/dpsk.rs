@@ -13,37 +13,31 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphrase {
-    /// ID.
     pub id: Option<String>,
-    /// Passphrase (secret: redacted in `Debug`; max_length: 63; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 63; min_length: 8.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Username.
     pub username: Option<String>,
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
-    /// Number of devices (format: int32).
+    /// Format: int32.
     pub number_of_devices: Option<i64>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Last modified date (format: date-time).
+    /// Format: date-time.
     pub last_modified_date: Option<String>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Phone number.
     pub phone_number: Option<String>,
-    /// Revocation date (format: date-time).
+    /// Format: date-time.
     pub revocation_date: Option<String>,
-    /// Revocation reason.
     pub revocation_reason: Option<String>,
-    /// Devices.
     pub devices: Option<Vec<DpskPassphraseDevice>>,
-    /// Is referenced.
     pub is_referenced: Option<bool>,
-    /// Identity ID (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
     pub identity_id: Option<String>,
-    /// MAC (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
     pub mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -225,37 +219,30 @@ impl DpskPassphrase {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseCreate {
-    /// ID (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub id: Option<String>,
-    /// Passphrase (secret: redacted in `Debug`; max_length: 63; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 63; min_length: 8.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Username.
     pub username: Option<String>,
-    /// Length (format: int32; maximum: 63; minimum: 8).
+    /// Format: int32; maximum: 63; minimum: 8.
     pub length: Option<i64>,
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
-    /// MAC.
     pub mac: Option<String>,
-    /// Number of passphrases (format: int32).
+    /// Format: int32.
     pub number_of_passphrases: Option<i64>,
-    /// Number of devices (format: int32).
+    /// Format: int32.
     pub number_of_devices: Option<i64>,
-    /// Expiration.
     pub expiration: Option<DpskPassphraseCreateExpiration>,
-    /// Number of devices type.
     pub number_of_devices_type: Option<DpskPassphraseCreateNumberOfDevicesType>,
-    /// Format.
     pub format: Option<DpskPoolPassphraseFormat>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Phone number.
     pub phone_number: Option<String>,
-    /// Identity ID.
     pub identity_id: Option<String>,
-    /// Vxlan ID (format: int32).
+    /// Format: int32.
     pub vxlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -581,23 +568,19 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateNumberOfDevicesType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseDevice {
-    /// MAC.
     pub mac: Option<String>,
-    /// Last connected network.
     pub last_connected_network: Option<String>,
-    /// Last connected network ID.
     pub last_connected_network_id: Option<String>,
-    /// Last connected time (format: date-time).
+    /// Format: date-time.
     pub last_connected_time: Option<String>,
-    /// Device connectivity.
     pub device_connectivity: Option<String>,
-    /// Device passphrase (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub device_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Last connected (format: date-time).
+    /// Format: date-time.
     pub last_connected: Option<String>,
-    /// Online. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub online: Option<bool>,
-    /// Is online (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
     pub is_online: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -723,21 +706,13 @@ impl DpskPassphraseDevice {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseFilters {
-    /// Network ID.
     pub network_id: Option<Vec<String>>,
-    /// VLAN ID.
     pub vlan_id: Option<Vec<i64>>,
-    /// Passphrase.
     pub passphrase: Option<Vec<String>>,
-    /// MAC.
     pub mac: Option<Vec<String>>,
-    /// Username.
     pub username: Option<Vec<String>>,
-    /// Email.
     pub email: Option<Vec<String>>,
-    /// Phone number.
     pub phone_number: Option<Vec<String>>,
-    /// Status.
     pub status: Option<Vec<DpskPassphraseFiltersStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -917,21 +892,15 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFiltersStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseQueryRequest {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// Search string.
     pub search_string: Option<String>,
-    /// Filters.
     pub filters: Option<DpskPassphraseFilters>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1052,17 +1021,14 @@ impl DpskPassphraseQueryRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseQueryResponse {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<DpskPassphrase>>,
-    /// Pagination (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
     pub pagination: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1167,9 +1133,8 @@ impl DpskPassphraseQueryResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskPassphrasesPatchRequest {
-    /// IDs (max_items: 2147483647; min_items: 1).
+    /// Max_items: 2147483647; min_items: 1.
     pub ids: Vec<String>,
-    /// Changes.
     pub changes: DpskPassphrase,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1235,39 +1200,34 @@ pub struct DpskPool {
     ///
     /// Wire name `identityGroupId`; `string`; optional.
     pub identity_group_id: Option<String>,
-    /// ID (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub id: Option<String>,
-    /// Name (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub name: Option<String>,
-    /// Passphrase format.
     pub passphrase_format: Option<DpskPoolPassphraseFormat>,
-    /// Passphrase length (format: int32).
+    /// Format: int32.
     pub passphrase_length: Option<i64>,
-    /// Policy default access.
     pub policy_default_access: Option<bool>,
-    /// Device count limit (format: int32).
+    /// Format: int32.
     pub device_count_limit: Option<i64>,
-    /// Expiration type.
     pub expiration_type: Option<DpskPoolExpirationType>,
-    /// Expiration offset (format: int32).
+    /// Format: int32.
     pub expiration_offset: Option<i64>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Last modified date (format: date-time).
+    /// Format: date-time.
     pub last_modified_date: Option<String>,
-    /// Is referenced.
     pub is_referenced: Option<bool>,
-    /// Network count (format: int32).
+    /// Format: int32.
     pub network_count: Option<i64>,
-    /// Is enforced.
     pub is_enforced: Option<bool>,
-    /// Identity ID. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub identity_id: Option<String>,
-    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/get_template_dpsk_service/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_template_dpsk_service/02.json).
     pub network_ids: Option<Vec<String>>,
-    /// Policy set ID (may be null). Provenance: reference (payloads ui-fixtures/get_dpsk_service/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_dpsk_service/06.json).
     pub policy_set_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1598,35 +1558,32 @@ impl<'de> serde::Deserialize<'de> for DpskPoolPassphraseFormat {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPoolQueryResponse {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<DpskPool>>,
-    /// Content (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub content: Option<Vec<serde_json::Value>>,
-    /// Empty (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub empty: Option<bool>,
-    /// First (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub first: Option<bool>,
-    /// Last (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub last: Option<bool>,
-    /// Number (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub number: Option<i64>,
-    /// Number of elements (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub number_of_elements: Option<i64>,
-    /// Pageable (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub pageable: Option<serde_json::Value>,
-    /// Size (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub size: Option<i64>,
-    /// Sort (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub sort: Option<serde_json::Value>,
-    /// Total elements (may be null). Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub total_elements: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1800,39 +1757,32 @@ impl DpskPoolQueryResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskPoolTemplate {
-    /// ID (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub id: Option<String>,
-    /// Name (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub name: String,
-    /// Passphrase format.
     pub passphrase_format: DpskPoolPassphraseFormat,
-    /// Passphrase length (format: int32).
+    /// Format: int32.
     pub passphrase_length: i64,
-    /// Policy default access.
     pub policy_default_access: Option<bool>,
-    /// Device count limit (format: int32).
+    /// Format: int32.
     pub device_count_limit: Option<i64>,
-    /// Expiration type.
     pub expiration_type: Option<DpskPoolExpirationType>,
-    /// Expiration offset (format: int32).
+    /// Format: int32.
     pub expiration_offset: Option<i64>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Last modified date (format: date-time).
+    /// Format: date-time.
     pub last_modified_date: Option<String>,
-    /// Is referenced.
     pub is_referenced: Option<bool>,
-    /// Network count (format: int32).
+    /// Format: int32.
     pub network_count: Option<i64>,
-    /// Template version.
     pub template_version: Option<i64>,
-    /// Is enforced.
     pub is_enforced: Option<bool>,
-    /// Identity ID. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub identity_id: Option<String>,
-    /// Identity group ID.
     pub identity_group_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2011,15 +1961,12 @@ impl DpskPoolTemplate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPoolTemplateQueryResponse {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Data.
     pub data: Option<Vec<DpskPoolTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2116,7 +2063,7 @@ impl DpskPoolTemplateQueryResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct TemplateCloneSettingsRequest {
-    /// Name (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

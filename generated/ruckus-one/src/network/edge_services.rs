@@ -13,11 +13,9 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AlarmSummary {
-    /// Edge ID.
     pub edge_id: Option<String>,
-    /// Severity summary.
     pub severity_summary: Option<std::collections::BTreeMap<String, i64>>,
-    /// Total count (format: int32).
+    /// Format: int32.
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -95,9 +93,8 @@ impl AlarmSummary {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct BaseEdge {
-    /// Name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -159,11 +156,9 @@ impl BaseEdge {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterMember {
-    /// Serial number.
     pub serial_number: String,
-    /// Name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -228,9 +223,8 @@ impl ClusterMember {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterNetworkLagSettings {
-    /// Serial number.
     pub serial_number: String,
-    /// Lags (max_items: 4; min_items: 0).
+    /// Max_items: 4; min_items: 0.
     pub lags: Vec<LinkAggregationGroup>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -289,9 +283,8 @@ impl ClusterNetworkLagSettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterNetworkMultiWanSettings {
-    /// Mode.
     pub mode: ClusterNetworkMultiWanSettingsMode,
-    /// WAN members (max_items: 2; min_items: 0).
+    /// Max_items: 2; min_items: 0.
     pub wan_members: Vec<WanMember>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -411,9 +404,8 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettingsMode {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterNetworkPortSettings {
-    /// Serial number.
     pub serial_number: String,
-    /// Ports (max_items: 2147483647; min_items: 1).
+    /// Max_items: 2147483647; min_items: 1.
     pub ports: Vec<Port>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -472,17 +464,11 @@ impl ClusterNetworkPortSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClusterNetworkSettingsResponse {
-    /// Virtual IP settings.
     pub virtual_ip_settings: Option<Vec<VirtualIp>>,
-    /// Port settings.
     pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
-    /// Lag settings.
     pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
-    /// High availability settings.
     pub high_availability_settings: Option<HighAvailabilitySettings>,
-    /// Sub interface settings.
     pub sub_interface_settings: Option<Vec<NodeSubInterfaceResponse>>,
-    /// Multi WAN settings.
     pub multi_wan_settings: Option<ClusterNetworkMultiWanSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -602,19 +588,14 @@ impl ClusterNetworkSettingsResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClusterResponse {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// High availability mode.
     pub high_availability_mode: Option<HighAvailabilityMode>,
-    /// Smart edges. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub smart_edges: Option<Vec<ClusterMember>>,
-    /// Members.
     pub members: Option<Vec<ClusterMember>>,
-    /// Virtual IP settings. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub virtual_ip_settings: Option<VirtualIpSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -727,15 +708,13 @@ impl ClusterResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CreateCluster {
-    /// Name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub name: Option<String>,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Smart edges. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub smart_edges: Option<Vec<ClusterMember>>,
-    /// Members.
     pub members: Option<Vec<ClusterMember>>,
-    /// High availability mode.
     pub high_availability_mode: Option<HighAvailabilityMode>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -829,11 +808,9 @@ impl CreateCluster {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CreateEdge {
-    /// Name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// Serial number.
     pub serial_number: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -898,13 +875,12 @@ impl CreateEdge {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpOptions {
-    /// ID.
     pub id: Option<String>,
-    /// Option ID (max_length: 32; min_length: 1).
+    /// Max_length: 32; min_length: 1.
     pub option_id: String,
-    /// Option name (max_length: 255; min_length: 1).
+    /// Max_length: 255; min_length: 1.
     pub option_name: String,
-    /// Option value (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub option_value: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -972,9 +948,7 @@ impl DhcpOptions {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DnsServers {
-    /// Primary.
     pub primary: Option<String>,
-    /// Secondary.
     pub secondary: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1041,9 +1015,8 @@ impl DnsServers {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EdgeArpTerminationSettings {
-    /// Enabled.
     pub enabled: Option<bool>,
-    /// Aging time sec (format: int32; maximum: 86400; minimum: 10).
+    /// Format: int32; maximum: 86400; minimum: 10.
     pub aging_time_sec: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1108,9 +1081,7 @@ impl EdgeArpTerminationSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeClusterCompatibility {
-    /// ID.
     pub id: Option<String>,
-    /// Identity type.
     pub identity_type: Option<String>,
     /// Number of incompatible edges.
     ///
@@ -1120,7 +1091,6 @@ pub struct EdgeClusterCompatibility {
     ///
     /// Wire name `total`; `integer`; optional.
     pub total: Option<i64>,
-    /// Incompatible features.
     pub incompatible_features: Option<Vec<EdgeIncompatibleFeature>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1217,29 +1187,20 @@ impl EdgeClusterCompatibility {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EdgeDhcpProfile {
-    /// DHCP relay.
     pub dhcp_relay: Option<bool>,
-    /// External DHCP server fqdn IP.
     pub external_dhcp_server_fqdn_ip: Option<String>,
-    /// Domain name (max_length: 31; min_length: 0).
+    /// Max_length: 31; min_length: 0.
     pub domain_name: Option<String>,
-    /// Primary DNS IP.
     pub primary_dns_ip: Option<String>,
-    /// Secondary DNS IP.
     pub secondary_dns_ip: Option<String>,
-    /// DHCP pools.
     pub dhcp_pools: Option<Vec<RuckusDhcpPool>>,
-    /// DHCP options.
     pub dhcp_options: Option<Vec<DhcpOptions>>,
-    /// Hosts.
     pub hosts: Option<Vec<Host>>,
-    /// ID.
     pub id: Option<String>,
-    /// Service name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub service_name: String,
-    /// Lease time (format: int32).
+    /// Format: int32.
     pub lease_time: i64,
-    /// Lease time unit.
     pub lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1490,7 +1451,6 @@ impl<'de> serde::Deserialize<'de> for EdgeDhcpProfileLeaseTimeUnit {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeFeatureRequirement {
-    /// Feature name.
     pub feature_name: Option<String>,
     /// Minimum firmware the feature requires.
     ///
@@ -1558,9 +1518,7 @@ impl EdgeFeatureRequirement {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeIncompatibleDevices {
-    /// Count.
     pub count: Option<i64>,
-    /// Firmware.
     pub firmware: Option<String>,
 }
 impl serde::Serialize for EdgeIncompatibleDevices {
@@ -1622,9 +1580,7 @@ impl EdgeIncompatibleDevices {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeIncompatibleFeature {
-    /// Feature requirement.
     pub feature_requirement: Option<EdgeFeatureRequirement>,
-    /// Incompatible devices.
     pub incompatible_devices: Option<Vec<EdgeIncompatibleDevices>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1700,11 +1656,9 @@ impl EdgeIncompatibleFeature {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EdgeMdnsProxyProfile {
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub name: String,
-    /// Forwarding rules.
     pub forwarding_rules: Option<Vec<EdgeMdnsProxyProfileForwardingRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1777,15 +1731,12 @@ impl EdgeMdnsProxyProfile {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EdgeMdnsProxyProfileForwardingRule {
-    /// Service type.
     pub service_type: EdgeMdnsProxyProfileForwardingRuleServiceType,
-    /// Mdns name.
     pub mdns_name: Option<String>,
-    /// Mdns protocol.
     pub mdns_protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
-    /// From VLAN (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub from_vlan: Option<i64>,
-    /// To VLAN (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub to_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2220,77 +2171,47 @@ impl EdgeSdLanService {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeSdLanStatus {
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// Edge ID. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub edge_id: Option<String>,
-    /// Edge name. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub edge_name: Option<String>,
-    /// Edge cluster ID.
     pub edge_cluster_id: Option<String>,
-    /// Edge cluster name.
     pub edge_cluster_name: Option<String>,
-    /// Guest edge ID. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub guest_edge_id: Option<String>,
-    /// Guest edge name. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub guest_edge_name: Option<String>,
-    /// Guest edge cluster ID.
     pub guest_edge_cluster_id: Option<String>,
-    /// Guest edge cluster name.
     pub guest_edge_cluster_name: Option<String>,
-    /// Tunnel profile ID.
     pub tunnel_profile_id: Option<String>,
-    /// Guest tunnel profile ID.
     pub guest_tunnel_profile_id: Option<String>,
-    /// Tunnel profile name.
     pub tunnel_profile_name: Option<String>,
-    /// Guest tunnel profile name.
     pub guest_tunnel_profile_name: Option<String>,
-    /// Network IDs.
     pub network_ids: Option<Vec<String>>,
-    /// Guest network IDs.
     pub guest_network_ids: Option<Vec<String>>,
-    /// Network infos. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub network_infos: Option<Vec<NetworkInfo>>,
-    /// Guest network infos. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub guest_network_infos: Option<Vec<NetworkInfo>>,
-    /// Tunneled WLANs.
     pub tunneled_wlans: Option<Vec<TunneledWlanInfo>>,
-    /// Tunneled guest WLANs.
     pub tunneled_guest_wlans: Option<Vec<TunneledWlanInfo>>,
-    /// Is guest tunnel enabled.
     pub is_guest_tunnel_enabled: Option<bool>,
-    /// Core port MAC.
     pub core_port_mac: Option<String>,
-    /// Edge alarm summary.
     pub edge_alarm_summary: Option<AlarmSummary>,
-    /// Service version.
     pub service_version: Option<String>,
-    /// VLAN num.
     pub vlan_num: Option<i64>,
-    /// Vxlan tunnel num.
     pub vxlan_tunnel_num: Option<i64>,
-    /// Guest VLAN num.
     pub guest_vlan_num: Option<i64>,
-    /// Guest vxlan tunnel num.
     pub guest_vxlan_tunnel_num: Option<i64>,
-    /// VLANs.
     pub vlans: Option<Vec<String>>,
-    /// Guest VLANs.
     pub guest_vlans: Option<Vec<String>>,
-    /// Timestamp.
     pub timestamp: Option<i64>,
-    /// Edge cluster tunnel info.
     pub edge_cluster_tunnel_info: Option<Vec<EdgeTunnelInfo>>,
-    /// Guest edge cluster tunnel info.
     pub guest_edge_cluster_tunnel_info: Option<Vec<GuestEdgeTunnelInfo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2644,7 +2565,6 @@ impl EdgeSdLanStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibility {
-    /// Service ID.
     pub service_id: Option<String>,
     /// One entry per edge cluster.
     ///
@@ -2780,7 +2700,6 @@ impl EdgeServiceCompatibilityFilters {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibilityQuery {
-    /// Filters.
     pub filters: Option<EdgeServiceCompatibilityFilters>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3015,11 +2934,10 @@ impl EdgeSubInterfacePage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeTunnelInfo {
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Active AP count (format: int32).
+    /// Format: int32.
     pub active_ap_count: Option<i64>,
-    /// Allocated AP count (format: int32).
+    /// Format: int32.
     pub allocated_ap_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3094,9 +3012,7 @@ impl EdgeTunnelInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FallbackSettings {
-    /// Enable.
     pub enable: bool,
-    /// Schedule.
     pub schedule: Option<Schedule>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3158,15 +3074,10 @@ impl FallbackSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FeatureRequirementDetails {
-    /// Feature name.
     pub feature_name: Option<String>,
-    /// Feature group.
     pub feature_group: Option<String>,
-    /// Requirements.
     pub requirements: Option<Vec<Requirement>>,
-    /// Feature type.
     pub feature_type: Option<String>,
-    /// Feature level.
     pub feature_level: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3260,7 +3171,6 @@ impl FeatureRequirementDetails {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FeatureSetsFilter {
-    /// Feature names.
     pub feature_names: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3319,7 +3229,6 @@ impl FeatureSetsFilter {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FeatureSetsRequest {
-    /// Filters.
     pub filters: Option<FeatureSetsFilter>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3378,7 +3287,6 @@ impl FeatureSetsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FeatureSetsResponse {
-    /// Feature sets.
     pub feature_sets: Option<Vec<FeatureRequirementDetails>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3440,11 +3348,10 @@ impl FeatureSetsResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestEdgeTunnelInfo {
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Active node count (format: int32).
+    /// Format: int32.
     pub active_node_count: Option<i64>,
-    /// Allocated node count (format: int32).
+    /// Format: int32.
     pub allocated_node_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3574,9 +3481,7 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilityMode {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct HighAvailabilitySettings {
-    /// Fallback settings.
     pub fallback_settings: FallbackSettings,
-    /// Load distribution.
     pub load_distribution: HighAvailabilitySettingsLoadDistribution,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3693,13 +3598,10 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettingsLoadDistribution {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Host {
-    /// ID.
     pub id: Option<String>,
-    /// Host name (max_length: 31; min_length: 1).
+    /// Max_length: 31; min_length: 1.
     pub host_name: String,
-    /// MAC.
     pub mac: String,
-    /// Fixed address.
     pub fixed_address: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3767,9 +3669,8 @@ impl Host {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IncompatibleDevice {
-    /// Firmware.
     pub firmware: Option<String>,
-    /// Count (format: int32).
+    /// Format: int32.
     pub count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3836,17 +3737,11 @@ impl IncompatibleDevice {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IncompatibleFeature {
-    /// Feature name.
     pub feature_name: Option<String>,
-    /// Feature group.
     pub feature_group: Option<String>,
-    /// Feature type.
     pub feature_type: Option<String>,
-    /// Feature level.
     pub feature_level: Option<String>,
-    /// Requirements.
     pub requirements: Option<Vec<Requirement>>,
-    /// Incompatible devices.
     pub incompatible_devices: Option<Vec<IncompatibleDevice>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3948,15 +3843,12 @@ impl IncompatibleFeature {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IncompatibleInfo {
-    /// Identity type.
     pub identity_type: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Incompatible features.
     pub incompatible_features: Option<Vec<IncompatibleFeature>>,
-    /// Total (format: int32).
+    /// Format: int32.
     pub total: Option<i64>,
-    /// Incompatible (format: int32).
+    /// Format: int32.
     pub incompatible: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4105,9 +3997,7 @@ impl<'de> serde::Deserialize<'de> for IpMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LagMember {
-    /// Port ID.
     pub port_id: Option<String>,
-    /// Port enabled.
     pub port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4174,23 +4064,18 @@ impl LagMember {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LagSubInterface {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN (format: int32; minimum: 1).
+    /// Format: int32; minimum: 1.
     pub vlan: i64,
-    /// Port type.
     pub port_type: PortType,
-    /// IP mode (default: DHCP).
+    /// Default: DHCP.
     pub ip_mode: Option<IpMode>,
-    /// IP.
     pub ip: Option<String>,
-    /// Subnet.
     pub subnet: Option<String>,
-    /// Gateway.
     pub gateway: Option<String>,
-    /// Core port enabled (default: false).
+    /// Default: false.
     pub core_port_enabled: Option<bool>,
-    /// Access port enabled (default: false).
+    /// Default: false.
     pub access_port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4303,11 +4188,9 @@ impl LagSubInterface {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LagSubInterfaceResponse {
-    /// Lag ID (format: int32).
+    /// Format: int32.
     pub lag_id: i64,
-    /// Lag name.
     pub lag_name: String,
-    /// Sub interfaces.
     pub sub_interfaces: Vec<SubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4373,41 +4256,31 @@ impl LagSubInterfaceResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LinkAggregationGroup {
-    /// ID (format: int32; maximum: 3; minimum: 0).
+    /// Format: int32; maximum: 3; minimum: 0.
     pub id: i64,
-    /// Description (max_length: 63; min_length: 0).
+    /// Max_length: 63; min_length: 0.
     pub description: Option<String>,
-    /// Lag type (default: LACP).
+    /// Default: LACP.
     pub lag_type: Option<LinkAggregationGroupLagType>,
-    /// Lacp mode.
     pub lacp_mode: LinkAggregationGroupLacpMode,
-    /// Lacp timeout.
     pub lacp_timeout: LinkAggregationGroupLacpTimeout,
-    /// Lag members.
     pub lag_members: Option<Vec<LagMember>>,
-    /// Port type.
     pub port_type: PortType,
-    /// IP mode (default: DHCP).
+    /// Default: DHCP.
     pub ip_mode: Option<IpMode>,
-    /// IP.
     pub ip: Option<String>,
-    /// Subnet.
     pub subnet: Option<String>,
-    /// Gateway.
     pub gateway: Option<String>,
-    /// Core port enabled (default: false).
+    /// Default: false.
     pub core_port_enabled: Option<bool>,
-    /// Access port enabled (default: false).
+    /// Default: false.
     pub access_port_enabled: Option<bool>,
-    /// NAT enabled (default: false).
+    /// Default: false.
     pub nat_enabled: Option<bool>,
-    /// NAT pools (max_items: 1; min_items: 0).
+    /// Max_items: 1; min_items: 0.
     pub nat_pools: Option<Vec<NatPool>>,
-    /// Lag enabled.
     pub lag_enabled: bool,
-    /// Report IP.
     pub report_ip: Option<String>,
-    /// Report subnet.
     pub report_subnet: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4807,17 +4680,15 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroupLagType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LinkHealthCheckPolicy {
-    /// Protocol.
     pub protocol: LinkHealthCheckPolicyProtocol,
-    /// Target IP addresses (max_items: 3; min_items: 1).
+    /// Max_items: 3; min_items: 1.
     pub target_ip_addresses: Vec<String>,
-    /// Link down criteria.
     pub link_down_criteria: LinkHealthCheckPolicyLinkDownCriteria,
-    /// Interval seconds (format: int32; maximum: 10; minimum: 1).
+    /// Format: int32; maximum: 10; minimum: 1.
     pub interval_seconds: i64,
-    /// Max count to down (format: int32; maximum: 10; minimum: 2).
+    /// Format: int32; maximum: 10; minimum: 2.
     pub max_count_to_down: i64,
-    /// Max count to up (format: int32; maximum: 10; minimum: 2).
+    /// Format: int32; maximum: 10; minimum: 2.
     pub max_count_to_up: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5064,9 +4935,7 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicyProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NatPool {
-    /// Start IP address.
     pub start_ip_address: Option<String>,
-    /// End IP address.
     pub end_ip_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5133,9 +5002,7 @@ impl NatPool {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkInfo {
-    /// Network ID.
     pub network_id: Option<String>,
-    /// Network name.
     pub network_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5202,9 +5069,9 @@ impl NetworkInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodeLagSubInterface {
-    /// Lag ID (format: int32).
+    /// Format: int32.
     pub lag_id: i64,
-    /// Sub interfaces (max_items: 16; min_items: 0).
+    /// Max_items: 16; min_items: 0.
     pub sub_interfaces: Vec<SubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5260,9 +5127,8 @@ impl NodeLagSubInterface {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodePortSubInterface {
-    /// Port ID.
     pub port_id: String,
-    /// Sub interfaces (max_items: 16; min_items: 0).
+    /// Max_items: 16; min_items: 0.
     pub sub_interfaces: Vec<SubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5318,11 +5184,8 @@ impl NodePortSubInterface {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodeSubInterface {
-    /// Serial number.
     pub serial_number: String,
-    /// Ports.
     pub ports: Vec<NodePortSubInterface>,
-    /// Lags.
     pub lags: Vec<NodeLagSubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5385,11 +5248,8 @@ impl NodeSubInterface {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodeSubInterfaceResponse {
-    /// Serial number.
     pub serial_number: String,
-    /// Ports.
     pub ports: Vec<PortSubInterfaceResponse>,
-    /// Lags.
     pub lags: Vec<LagSubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5455,11 +5315,8 @@ impl NodeSubInterfaceResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseObject {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<serde_json::Value>,
-    /// Links.
     pub links: Option<Vec<super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5537,9 +5394,7 @@ impl OperationResponseObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageResponseClusterResponse {
-    /// Content.
     pub content: Option<Vec<ClusterResponse>>,
-    /// Paging.
     pub paging: Option<Paging>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5612,11 +5467,10 @@ impl PageResponseClusterResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Paging {
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Total count.
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5691,15 +5545,14 @@ impl Paging {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PatchCluster {
-    /// Name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub name: Option<String>,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Smart edges. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub smart_edges: Option<Vec<ClusterMember>>,
-    /// Members.
     pub members: Option<Vec<ClusterMember>>,
-    /// Virtual IP settings. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub virtual_ip_settings: Option<VirtualIpSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5793,17 +5646,14 @@ impl PatchCluster {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PatchClusterNetworkSettings {
-    /// Virtual IP settings (max_items: 2; min_items: 0).
+    /// Max_items: 2; min_items: 0.
     pub virtual_ip_settings: Option<Vec<VirtualIp>>,
-    /// Port settings (max_items: 4; min_items: 0).
+    /// Max_items: 4; min_items: 0.
     pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
-    /// Lag settings (max_items: 4; min_items: 1).
+    /// Max_items: 4; min_items: 1.
     pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
-    /// High availability settings.
     pub high_availability_settings: Option<HighAvailabilitySettings>,
-    /// Sub interface settings.
     pub sub_interface_settings: Option<Vec<NodeSubInterface>>,
-    /// Multi WAN settings.
     pub multi_wan_settings: Option<ClusterNetworkMultiWanSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5923,11 +5773,9 @@ impl PatchClusterNetworkSettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PatchEdge {
-    /// Name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// Otp state.
     pub otp_state: Option<PatchEdgeOtpState>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5997,29 +5845,20 @@ impl PatchEdge {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PatchEdgeDhcpProfile {
-    /// DHCP relay.
     pub dhcp_relay: Option<bool>,
-    /// External DHCP server fqdn IP.
     pub external_dhcp_server_fqdn_ip: Option<String>,
-    /// Domain name (max_length: 31; min_length: 0).
+    /// Max_length: 31; min_length: 0.
     pub domain_name: Option<String>,
-    /// Primary DNS IP.
     pub primary_dns_ip: Option<String>,
-    /// Secondary DNS IP.
     pub secondary_dns_ip: Option<String>,
-    /// DHCP pools.
     pub dhcp_pools: Option<Vec<RuckusDhcpPool>>,
-    /// DHCP options.
     pub dhcp_options: Option<Vec<DhcpOptions>>,
-    /// Hosts.
     pub hosts: Option<Vec<Host>>,
-    /// Service name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub service_name: Option<String>,
-    /// Lease time (format: int32).
+    /// Format: int32.
     pub lease_time: Option<i64>,
-    /// Lease time unit.
     pub lease_time_unit: Option<EdgeDhcpProfileLeaseTimeUnit>,
-    /// Action.
     pub action: Option<EdgeDhcpProfileAction>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6432,25 +6271,17 @@ pub struct PinAccessSwitchInfo {
     ///
     /// Wire name `id`; `string`; optional.
     pub id: Option<String>,
-    /// Template ID.
     pub template_id: Option<String>,
     /// The uplink of the access switch.
     ///
     /// Wire name `uplinkInfo`; `PinUplinkInfo`; optional.
     pub uplink_info: Option<PinUplinkInfo>,
-    /// VLAN ID.
     pub vlan_id: Option<String>,
-    /// Web auth custom bottom.
     pub web_auth_custom_bottom: Option<String>,
-    /// Web auth custom login button.
     pub web_auth_custom_login_button: Option<String>,
-    /// Web auth custom title.
     pub web_auth_custom_title: Option<String>,
-    /// Web auth custom top.
     pub web_auth_custom_top: Option<String>,
-    /// Web auth page type.
     pub web_auth_page_type: Option<String>,
-    /// Web auth password label.
     pub web_auth_password_label: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6596,17 +6427,11 @@ pub struct PinDistributionSwitchInfo {
     ///
     /// Wire name `id`; `string`; optional.
     pub id: Option<String>,
-    /// Loopback interface ID.
     pub loopback_interface_id: Option<String>,
-    /// Loopback interface IP.
     pub loopback_interface_ip: Option<String>,
-    /// Loopback interface subnet mask.
     pub loopback_interface_subnet_mask: Option<String>,
-    /// Site keep alive.
     pub site_keep_alive: Option<String>,
-    /// Site retry.
     pub site_retry: Option<String>,
-    /// VLANs.
     pub vlans: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6817,9 +6642,7 @@ impl PinEdgeClusterInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PinUplinkInfo {
-    /// Uplink ID.
     pub uplink_id: Option<String>,
-    /// Uplink type.
     pub uplink_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6886,39 +6709,28 @@ impl PinUplinkInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Port {
-    /// ID.
     pub id: String,
-    /// Name (max_length: 63; min_length: 0).
+    /// Max_length: 63; min_length: 0.
     pub name: String,
-    /// Interface name.
     pub interface_name: Option<String>,
-    /// MAC.
     pub mac: String,
-    /// Enabled.
     pub enabled: bool,
-    /// Port type.
     pub port_type: PortType,
-    /// NAT enabled (default: false).
+    /// Default: false.
     pub nat_enabled: Option<bool>,
-    /// NAT pools (max_items: 1; min_items: 0).
+    /// Max_items: 1; min_items: 0.
     pub nat_pools: Option<Vec<NatPool>>,
-    /// IP mode (default: DHCP).
+    /// Default: DHCP.
     pub ip_mode: Option<IpMode>,
-    /// IP.
     pub ip: Option<String>,
-    /// Subnet.
     pub subnet: Option<String>,
-    /// Gateway.
     pub gateway: Option<String>,
-    /// Core port enabled (default: false).
+    /// Default: false.
     pub core_port_enabled: Option<bool>,
-    /// Access port enabled (default: false).
+    /// Default: false.
     pub access_port_enabled: Option<bool>,
-    /// Report IP.
     pub report_ip: Option<String>,
-    /// Report subnet.
     pub report_subnet: Option<String>,
-    /// Max speed capa.
     pub max_speed_capa: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7136,7 +6948,6 @@ impl PortBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortConfig {
-    /// Ports.
     pub ports: Option<Vec<Port>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7195,11 +7006,8 @@ impl PortConfig {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PortSubInterfaceResponse {
-    /// Port ID.
     pub port_id: String,
-    /// Interface name.
     pub interface_name: String,
-    /// Sub interfaces.
     pub sub_interfaces: Vec<SubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7328,19 +7136,13 @@ impl<'de> serde::Deserialize<'de> for PortType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseEdgeSdLanStatus {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<EdgeSdLanStatus>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7456,7 +7258,6 @@ impl QueryResponseEdgeSdLanStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Requirement {
-    /// Firmware.
     pub firmware: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7515,19 +7316,13 @@ impl Requirement {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RuckusDhcpPool {
-    /// ID.
     pub id: Option<String>,
-    /// Pool name (max_length: 15; min_length: 1).
+    /// Max_length: 15; min_length: 1.
     pub pool_name: String,
-    /// Subnet mask.
     pub subnet_mask: String,
-    /// Gateway IP.
     pub gateway_ip: Option<String>,
-    /// Pool start IP.
     pub pool_start_ip: String,
-    /// Pool end IP.
     pub pool_end_ip: String,
-    /// Activated.
     pub activated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7658,13 +7453,11 @@ impl RuckusDhcpPoolBuilder {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Schedule {
-    /// Type.
     pub type_: ScheduleType,
-    /// Time (format: partial-time).
+    /// Format: partial-time.
     pub time: Option<String>,
-    /// Weekday.
     pub weekday: Option<ScheduleWeekday>,
-    /// Interval hours (format: int32; minimum: 1).
+    /// Format: int32; minimum: 1.
     pub interval_hours: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7876,7 +7669,6 @@ impl<'de> serde::Deserialize<'de> for ScheduleWeekday {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ServiceEdgeCompatibilityFilter {
-    /// Service IDs.
     pub service_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7941,7 +7733,6 @@ impl ServiceEdgeCompatibilityFilter {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ServiceEdgeCompatibilityRequest {
-    /// Filters.
     pub filters: ServiceEdgeCompatibilityFilter,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8000,7 +7791,6 @@ impl ServiceEdgeCompatibilityRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ServiceEdgeCompatibilityResponse {
-    /// Compatibilities.
     pub compatibilities: Option<Vec<ServiceIncompatibleInfo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8068,9 +7858,7 @@ impl ServiceEdgeCompatibilityResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ServiceIncompatibleInfo {
-    /// Service ID.
     pub service_id: Option<String>,
-    /// Cluster edge compatibilities.
     pub cluster_edge_compatibilities: Option<Vec<IncompatibleInfo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8143,13 +7931,9 @@ impl ServiceIncompatibleInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct StaticRoute {
-    /// ID.
     pub id: Option<String>,
-    /// Dest IP.
     pub dest_ip: String,
-    /// Dest subnet.
     pub dest_subnet: String,
-    /// Next hop.
     pub next_hop: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8217,7 +8001,6 @@ impl StaticRoute {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StaticRouteConfig {
-    /// Routes.
     pub routes: Option<Vec<StaticRoute>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8276,23 +8059,18 @@ impl StaticRouteConfig {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SubInterface {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN (format: int32).
+    /// Format: int32.
     pub vlan: i64,
-    /// Port type.
     pub port_type: PortType,
-    /// IP mode (default: DHCP).
+    /// Default: DHCP.
     pub ip_mode: Option<IpMode>,
-    /// IP.
     pub ip: Option<String>,
-    /// Subnet.
     pub subnet: Option<String>,
-    /// Gateway.
     pub gateway: Option<String>,
-    /// Core port enabled (default: false).
+    /// Default: false.
     pub core_port_enabled: Option<bool>,
-    /// Access port enabled (default: false).
+    /// Default: false.
     pub access_port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8405,25 +8183,19 @@ impl SubInterface {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SubInterfaceResponse {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN (format: int32).
+    /// Format: int32.
     pub vlan: i64,
-    /// Port type.
     pub port_type: PortType,
-    /// IP mode (default: DHCP).
+    /// Default: DHCP.
     pub ip_mode: Option<IpMode>,
-    /// IP.
     pub ip: Option<String>,
-    /// Subnet.
     pub subnet: Option<String>,
-    /// Gateway.
     pub gateway: Option<String>,
-    /// Core port enabled (default: false).
+    /// Default: false.
     pub core_port_enabled: Option<bool>,
-    /// Access port enabled (default: false).
+    /// Default: false.
     pub access_port_enabled: Option<bool>,
-    /// Interface name.
     pub interface_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8544,9 +8316,7 @@ impl SubInterfaceResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Troubleshooting {
-    /// Action.
     pub action: String,
-    /// Target host.
     pub target_host: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8608,15 +8378,10 @@ impl Troubleshooting {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TunneledWlanInfo {
-    /// Network ID.
     pub network_id: Option<String>,
-    /// Network name.
     pub network_name: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// WLAN ID.
     pub wlan_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8707,29 +8472,20 @@ impl TunneledWlanInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateEdgeDhcpProfile {
-    /// DHCP relay.
     pub dhcp_relay: Option<bool>,
-    /// External DHCP server fqdn IP.
     pub external_dhcp_server_fqdn_ip: Option<String>,
-    /// Domain name (max_length: 31; min_length: 0).
+    /// Max_length: 31; min_length: 0.
     pub domain_name: Option<String>,
-    /// Primary DNS IP.
     pub primary_dns_ip: Option<String>,
-    /// Secondary DNS IP.
     pub secondary_dns_ip: Option<String>,
-    /// DHCP pools.
     pub dhcp_pools: Option<Vec<RuckusDhcpPool>>,
-    /// DHCP options.
     pub dhcp_options: Option<Vec<DhcpOptions>>,
-    /// Hosts.
     pub hosts: Option<Vec<Host>>,
-    /// Service name (max_length: 64; min_length: 1).
+    /// Max_length: 64; min_length: 1.
     pub service_name: String,
-    /// Lease time (format: int32).
+    /// Format: int32.
     pub lease_time: i64,
-    /// Lease time unit.
     pub lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
-    /// Action.
     pub action: Option<EdgeDhcpProfileAction>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8871,35 +8627,27 @@ impl UpdateEdgeDhcpProfile {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateLinkAggregationGroup {
-    /// Description (max_length: 63; min_length: 0).
+    /// Max_length: 63; min_length: 0.
     pub description: Option<String>,
-    /// Lag type (default: LACP).
+    /// Default: LACP.
     pub lag_type: Option<LinkAggregationGroupLagType>,
-    /// Lacp mode.
     pub lacp_mode: LinkAggregationGroupLacpMode,
-    /// Lacp timeout.
     pub lacp_timeout: LinkAggregationGroupLacpTimeout,
-    /// Lag members.
     pub lag_members: Option<Vec<LagMember>>,
-    /// Port type.
     pub port_type: PortType,
-    /// IP mode (default: DHCP).
+    /// Default: DHCP.
     pub ip_mode: Option<IpMode>,
-    /// IP.
     pub ip: Option<String>,
-    /// Subnet.
     pub subnet: Option<String>,
-    /// Gateway.
     pub gateway: Option<String>,
-    /// Core port enabled (default: false).
+    /// Default: false.
     pub core_port_enabled: Option<bool>,
-    /// Access port enabled (default: false).
+    /// Default: false.
     pub access_port_enabled: Option<bool>,
-    /// NAT enabled (default: false).
+    /// Default: false.
     pub nat_enabled: Option<bool>,
-    /// NAT pools (max_items: 1; min_items: 0).
+    /// Max_items: 1; min_items: 0.
     pub nat_pools: Option<Vec<NatPool>>,
-    /// Lag enabled.
     pub lag_enabled: bool,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9110,9 +8858,7 @@ impl UpdateLinkAggregationGroupBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueEdgeCompatibilityFilter {
-    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
-    /// Edge IDs.
     pub edge_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9185,9 +8931,7 @@ impl VenueEdgeCompatibilityFilter {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VenueEdgeCompatibilityRequest {
-    /// Feature names.
     pub feature_names: Option<Vec<String>>,
-    /// Filters.
     pub filters: VenueEdgeCompatibilityFilter,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9255,7 +8999,6 @@ impl VenueEdgeCompatibilityRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueEdgeCompatibilityResponse {
-    /// Compatibilities.
     pub compatibilities: Option<Vec<IncompatibleInfo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9323,11 +9066,9 @@ impl VenueEdgeCompatibilityResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VirtualIp {
-    /// Virtual IP.
     pub virtual_ip: String,
-    /// Ports.
     pub ports: Option<Vec<VirtualIpPort>>,
-    /// Timeout seconds (format: int32; maximum: 15; minimum: 3).
+    /// Format: int32; maximum: 15; minimum: 3.
     pub timeout_seconds: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9397,9 +9138,7 @@ impl VirtualIp {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VirtualIpPort {
-    /// Serial number.
     pub serial_number: String,
-    /// Port name.
     pub port_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9455,7 +9194,7 @@ impl VirtualIpPort {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VirtualIpSettings {
-    /// Virtual IPs (max_items: 255; min_items: 0).
+    /// Max_items: 255; min_items: 0.
     pub virtual_ips: Option<Vec<VirtualIp>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9514,15 +9253,11 @@ impl VirtualIpSettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WanMember {
-    /// Serial number.
     pub serial_number: String,
-    /// Port name.
     pub port_name: String,
-    /// Priority (format: int32; maximum: 2; minimum: 1).
+    /// Format: int32; maximum: 2; minimum: 1.
     pub priority: i64,
-    /// Health check enabled.
     pub health_check_enabled: bool,
-    /// Link health check policy.
     pub link_health_check_policy: Option<LinkHealthCheckPolicy>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,11 +13,8 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcceptedResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -95,7 +92,6 @@ impl AcceptedResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ActionInput {
-    /// Action type.
     pub action_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -154,13 +150,9 @@ impl ActionInput {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AdminAuthentication {
-    /// Auth type.
     pub auth_type: Option<AdminAuthenticationAuthType>,
-    /// Identity.
     pub identity: Option<String>,
-    /// Group ID.
     pub group_id: Option<String>,
-    /// Network ID.
     pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -301,17 +293,13 @@ impl<'de> serde::Deserialize<'de> for AdminAuthenticationAuthType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AdminPageableObject {
-    /// Offset.
     pub offset: Option<i64>,
-    /// Sort.
     pub sort: Option<AdminSortObject>,
-    /// Paged.
     pub paged: Option<bool>,
-    /// Unpaged.
     pub unpaged: Option<bool>,
-    /// Page number (format: int32).
+    /// Format: int32.
     pub page_number: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -410,11 +398,8 @@ impl AdminPageableObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AdminSortObject {
-    /// Empty.
     pub empty: Option<bool>,
-    /// Unsorted.
     pub unsorted: Option<bool>,
-    /// Sorted.
     pub sorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -489,9 +474,7 @@ impl AdminSortObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AupInput {
-    /// Action type.
     pub action_type: Option<String>,
-    /// Accept aup.
     pub accept_aup: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -558,13 +541,9 @@ impl AupInput {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CaptivePortalArgs {
-    /// SSID.
     pub ssid: Option<String>,
-    /// Redirect URL.
     pub redirect_url: Option<String>,
-    /// Client MAC.
     pub client_mac: Option<String>,
-    /// Uip.
     pub uip: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -647,29 +626,28 @@ impl CaptivePortalArgs {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DataPromptInput {
-    /// Action type.
     pub action_type: Option<String>,
-    /// User name (max_length: 100; min_length: 1).
+    /// Max_length: 100; min_length: 1.
     pub user_name: String,
-    /// Email (max_length: 100; min_length: 0).
+    /// Max_length: 100; min_length: 0.
     pub email: Option<String>,
-    /// Phone number (max_length: 16; min_length: 0).
+    /// Max_length: 16; min_length: 0.
     pub phone_number: Option<String>,
-    /// First name (max_length: 100; min_length: 0).
+    /// Max_length: 100; min_length: 0.
     pub first_name: Option<String>,
-    /// Last name (max_length: 100; min_length: 0).
+    /// Max_length: 100; min_length: 0.
     pub last_name: Option<String>,
-    /// Input field 1 (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub input_field1: Option<String>,
-    /// Input field 2 (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub input_field2: Option<String>,
-    /// Input field 3 (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub input_field3: Option<String>,
-    /// Input field 4 (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub input_field4: Option<String>,
-    /// Input field 5 (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub input_field5: Option<String>,
-    /// Input field 6 (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub input_field6: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -811,11 +789,9 @@ impl DataPromptInput {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceEnrollment {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Status.
     pub status: Option<DeviceEnrollmentStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -965,19 +941,15 @@ impl<'de> serde::Deserialize<'de> for DeviceEnrollmentStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Enrollment {
-    /// Workflow ID (format: uuid).
+    /// Format: uuid.
     pub workflow_id: Option<String>,
-    /// Enrollment ID (format: uuid).
+    /// Format: uuid.
     pub enrollment_id: Option<String>,
-    /// Description (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub description: Option<String>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Status.
     pub status: Option<EnrollmentQueryCriteriaStatus>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1090,13 +1062,10 @@ impl Enrollment {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Enrollment2 {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Status.
     pub status: Option<DeviceEnrollmentStatus>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1182,23 +1151,17 @@ impl Enrollment2 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnrollmentDetails {
-    /// Workflow ID (format: uuid).
+    /// Format: uuid.
     pub workflow_id: Option<String>,
-    /// Enrollment ID (format: uuid).
+    /// Format: uuid.
     pub enrollment_id: Option<String>,
-    /// Description (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub description: Option<String>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Status.
     pub status: Option<EnrollmentQueryCriteriaStatus>,
-    /// User agent name.
     pub user_agent_name: Option<String>,
-    /// Variables.
     pub variables: Option<Vec<EnrollmentVariable>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1327,25 +1290,20 @@ impl EnrollmentDetails {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnrollmentQueryCriteria {
-    /// Sort direction.
     pub sort_direction: Option<super::common::AdminQueryRequestSortOrder>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Workflow ID (format: uuid).
+    /// Format: uuid.
     pub workflow_id: Option<String>,
-    /// Enrollment ID (format: uuid).
+    /// Format: uuid.
     pub enrollment_id: Option<String>,
-    /// Description (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub description: Option<String>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Status.
     pub status: Option<EnrollmentQueryCriteriaStatus>,
-    /// Sort fields.
     pub sort_fields: Option<Vec<EnrollmentQueryCriteriaSortFields>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1634,21 +1592,16 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteriaStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnrollmentRegistration {
-    /// Registration ID (format: uuid).
+    /// Format: uuid.
     pub registration_id: Option<String>,
-    /// Enrollment ID (format: uuid).
+    /// Format: uuid.
     pub enrollment_id: Option<String>,
-    /// Status.
     pub status: Option<EnrollmentQueryCriteriaStatus>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// Workflow ID (format: uuid).
+    /// Format: uuid.
     pub workflow_id: Option<String>,
-    /// Authentication.
     pub authentication: Option<AdminAuthentication>,
-    /// Revocation.
     pub revocation: Option<Revocation>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1772,17 +1725,12 @@ impl EnrollmentRegistration {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnrollmentStep {
-    /// Action ID (format: uuid).
+    /// Format: uuid.
     pub action_id: Option<String>,
-    /// Status.
     pub status: Option<EnrollmentStepStatus>,
-    /// Failure reason.
     pub failure_reason: Option<String>,
-    /// Variables.
     pub variables: Option<std::collections::BTreeMap<String, String>>,
-    /// Execution.
     pub execution: Option<serde_json::Value>,
-    /// Input.
     pub input: Option<ActionInput>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1884,9 +1832,7 @@ impl EnrollmentStep {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnrollmentStepConfig {
-    /// Step.
     pub step: Option<EnrollmentStep>,
-    /// Config.
     pub config: Option<StepConfig>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2012,15 +1958,12 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStepStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnrollmentToken {
-    /// Workflow ID (format: uuid).
+    /// Format: uuid.
     pub workflow_id: Option<String>,
-    /// Published workflow ID (format: uuid).
+    /// Format: uuid.
     pub published_workflow_id: Option<String>,
-    /// Token.
     pub token: Option<String>,
-    /// Enrollment.
     pub enrollment: Option<DeviceEnrollment>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2114,9 +2057,7 @@ impl EnrollmentToken {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnrollmentVariable {
-    /// Name.
     pub name: Option<String>,
-    /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2183,11 +2124,10 @@ impl EnrollmentVariable {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LoginPayload {
-    /// Access token (min_length: 1).
+    /// Min_length: 1.
     pub access_token: String,
-    /// Enrollment ID (format: uuid).
+    /// Format: uuid.
     pub enrollment_id: Option<String>,
-    /// Cp args.
     pub cp_args: Option<CaptivePortalArgs>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2257,9 +2197,7 @@ impl LoginPayload {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MacRegInput {
-    /// Action type.
     pub action_type: Option<String>,
-    /// MAC address.
     pub mac_address: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2321,27 +2259,20 @@ impl MacRegInput {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageEntityModelEnrollment {
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<Enrollment>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<AdminSortObject>,
-    /// Pageable.
     pub pageable: Option<AdminPageableObject>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2483,27 +2414,20 @@ impl PageEntityModelEnrollment {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageEntityModelEnrollmentRegistration {
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<EnrollmentRegistration>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<AdminSortObject>,
-    /// Pageable.
     pub pageable: Option<AdminPageableObject>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2651,21 +2575,13 @@ impl PageEntityModelEnrollmentRegistration {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RedisColorSchema {
-    /// Background color.
     pub background_color: Option<String>,
-    /// Line color.
     pub line_color: Option<String>,
-    /// Font color.
     pub font_color: Option<String>,
-    /// Font header color.
     pub font_header_color: Option<String>,
-    /// Header background color.
     pub header_background_color: Option<String>,
-    /// Start over font color.
     pub start_over_font_color: Option<String>,
-    /// Button color.
     pub button_color: Option<String>,
-    /// Button font color.
     pub button_font_color: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2780,11 +2696,9 @@ impl RedisColorSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Revocation {
-    /// Revoked date (format: date-time).
+    /// Format: date-time.
     pub revoked_date: Option<String>,
-    /// Revoked reason.
     pub revoked_reason: Option<String>,
-    /// Revoked by.
     pub revoked_by: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2859,23 +2773,16 @@ impl Revocation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StepConfig {
-    /// Step ID (format: uuid).
+    /// Format: uuid.
     pub step_id: Option<String>,
-    /// Step type.
     pub step_type: Option<String>,
-    /// Action type.
     pub action_type: Option<String>,
-    /// Action ID (format: uuid).
+    /// Format: uuid.
     pub action_id: Option<String>,
-    /// Action configuration.
     pub action_configuration: Option<String>,
-    /// Options.
     pub options: Option<serde_json::Value>,
-    /// Option name.
     pub option_name: Option<String>,
-    /// Provided enrollment variables.
     pub provided_enrollment_variables: Option<Vec<String>>,
-    /// Required enrollment variables.
     pub required_enrollment_variables: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3004,25 +2911,16 @@ impl StepConfig {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StyleSchema {
-    /// Welcome title.
     pub welcome_title: Option<String>,
-    /// Welcome sub title.
     pub welcome_sub_title: Option<String>,
-    /// Logo image.
     pub logo_image: Option<String>,
-    /// Background image.
     pub background_image: Option<String>,
-    /// Icon image.
     pub icon_image: Option<String>,
-    /// Font name.
     pub font_name: Option<String>,
-    /// Wifi 4 eu network ID.
     pub wifi4_eu_network_id: Option<String>,
-    /// Logo size.
     pub logo_size: Option<String>,
-    /// Disable powered by.
     pub disable_powered_by: Option<bool>,
-    /// Header font size (format: int32).
+    /// Format: int32.
     pub header_font_size: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3275,17 +3173,14 @@ impl<'de> serde::Deserialize<'de> for UpdateStepRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WorkflowConfig {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Color.
     pub color: Option<RedisColorSchema>,
-    /// Styles.
     pub styles: Option<StyleSchema>,
-    /// Start step ID (format: uuid).
+    /// Format: uuid.
     pub start_step_id: Option<String>,
-    /// First action step ID (format: uuid).
+    /// Format: uuid.
     pub first_action_step_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,17 +13,11 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AlmExtraEntitlementInfo {
-    /// License type.
     pub license_type: Option<LicenseType>,
-    /// Remaining quantity.
     pub remaining_quantity: Option<i64>,
-    /// So ent quantity.
     pub so_ent_quantity: Option<i64>,
-    /// Active AP count.
     pub active_ap_count: Option<i64>,
-    /// Active switch count.
     pub active_switch_count: Option<i64>,
-    /// Active edge count.
     pub active_edge_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -125,53 +119,40 @@ impl AlmExtraEntitlementInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Assignment {
-    /// ID.
     pub id: Option<i64>,
-    /// Msp tenant ID.
     pub msp_tenant_id: Option<String>,
-    /// Msp ec tenant ID.
     pub msp_ec_tenant_id: Option<String>,
-    /// Device type.
     pub device_type: Option<DeviceType>,
-    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// Quantity.
     pub quantity: Option<i64>,
-    /// Date effective (format: date-time).
+    /// Format: date-time.
     pub date_effective: Option<String>,
-    /// Date expires (format: date-time).
+    /// Format: date-time.
     pub date_expires: Option<String>,
-    /// Trial assignment.
     pub trial_assignment: Option<bool>,
-    /// Date assignment created (format: date-time).
+    /// Format: date-time.
     pub date_assignment_created: Option<String>,
-    /// Date assignment revoked (format: date-time).
+    /// Format: date-time.
     pub date_assignment_revoked: Option<String>,
-    /// Created by.
     pub created_by: Option<String>,
-    /// Revoked by.
     pub revoked_by: Option<String>,
-    /// Extended trial.
     pub extended_trial: Option<bool>,
-    /// Alm.
     pub alm: Option<bool>,
-    /// Own assignment.
     pub own_assignment: Option<bool>,
-    /// Status.
     pub status: Option<AssignmentStatus>,
-    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
     pub created_date: Option<String>,
-    /// Effective date (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
     pub effective_date: Option<String>,
-    /// Expiration date (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
     pub expiration_date: Option<String>,
-    /// Is self assignment (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
     pub is_self_assignment: Option<bool>,
-    /// Is trial (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
     pub is_trial: Option<bool>,
-    /// License type (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
     pub license_type: Option<String>,
-    /// Revoked date (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_entitlement_assignments/01.json).
     pub revoked_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -414,13 +395,9 @@ impl Assignment {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignmentAcxRequest {
-    /// Device type.
     pub device_type: DeviceType,
-    /// Quantity.
     pub quantity: i64,
-    /// Use temporary msp entitlement.
     pub use_temporary_msp_entitlement: Option<bool>,
-    /// Device sub type.
     pub device_sub_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -493,17 +470,12 @@ impl AssignmentAcxRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignmentOperationResponse {
-    /// Success.
     pub success: Option<bool>,
-    /// Assignments.
     pub assignments: Option<Vec<Assignment>>,
-    /// Error brief.
     pub error_brief: Option<AssignmentOperationResponseErrorBrief>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Ve.
     pub ve: Option<ValidationErrors>,
-    /// Request ID (may be null). Provenance: reference (payloads ui-fixtures/create_entitlement_assignment/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_entitlement_assignment/01.json).
     pub request_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -829,23 +801,15 @@ impl<'de> serde::Deserialize<'de> for AssignmentStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignmentSummary {
-    /// Device type.
     pub device_type: Option<DeviceType>,
-    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// Quantity.
     pub quantity: Option<i64>,
-    /// My assignments.
     pub my_assignments: Option<i64>,
-    /// Courtesy msp entitlements used.
     pub courtesy_msp_entitlements_used: Option<bool>,
-    /// Remaining devices.
     pub remaining_devices: Option<i64>,
-    /// Trial.
     pub trial: Option<bool>,
-    /// License type.
     pub license_type: Option<AssignmentSummaryLicenseType>,
-    /// Is trial (may be null). Provenance: reference (payloads ui-fixtures/list_entitlement_assignment_summaries/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_entitlement_assignment_summaries/01.json).
     pub is_trial: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1197,35 +1161,27 @@ impl<'de> serde::Deserialize<'de> for BannerDeviceType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BannerInformation {
-    /// Type.
     pub type_: Option<String>,
-    /// Device type.
     pub device_type: Option<DeviceType>,
-    /// Multiple license.
     pub multiple_license: Option<bool>,
-    /// Effect date (format: date-time).
+    /// Format: date-time.
     pub effect_date: Option<String>,
-    /// Effect days.
     pub effect_days: Option<i64>,
-    /// Device count.
     pub device_count: Option<i64>,
-    /// Affected device count.
     pub affected_device_count: Option<i64>,
-    /// Alm.
     pub alm: Option<bool>,
-    /// Alm extra entitlement info dto.
     pub alm_extra_entitlement_info_dto: Option<EntitlementAlmExtraEntitlementInfo>,
-    /// Device sub type (may be null). Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
     pub device_sub_type: Option<serde_json::Value>,
-    /// Effective days (may be null). Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
     pub effective_days: Option<i64>,
-    /// License count (may be null). Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
     pub license_count: Option<i64>,
-    /// License type (may be null). Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
     pub license_type: Option<String>,
-    /// Total active devices (may be null). Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
     pub total_active_devices: Option<i64>,
-    /// Total RA license (may be null). Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_msp_banners/01.json).
     pub total_ra_license: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1470,11 +1426,8 @@ impl<'de> serde::Deserialize<'de> for BannerLicenseType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CreateAssignmentRequest {
-    /// Assignments.
     pub assignments: Vec<AssignmentAcxRequest>,
-    /// Start date.
     pub start_date: String,
-    /// End date.
     pub end_date: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1607,59 +1560,39 @@ impl<'de> serde::Deserialize<'de> for DeviceType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Entitlement {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// External ID.
     pub external_id: Option<String>,
-    /// Device type.
     pub device_type: Option<LicenseBannerDeviceType>,
-    /// Effective date (format: date-time).
+    /// Format: date-time.
     pub effective_date: Option<String>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// Quantity.
     pub quantity: Option<i64>,
-    /// Sku.
     pub sku: Option<String>,
-    /// License name.
     pub license_name: Option<String>,
-    /// License desc.
     pub license_desc: Option<String>,
-    /// Email stage.
     pub email_stage: Option<String>,
-    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// Alm.
     pub alm: Option<bool>,
-    /// Alm license type.
     pub alm_license_type: Option<LicenseType>,
-    /// Alm activation ID.
     pub alm_activation_id: Option<String>,
-    /// Alm so ent quantity.
     pub alm_so_ent_quantity: Option<i64>,
-    /// Alm used quantity.
     pub alm_used_quantity: Option<i64>,
-    /// Extended licenses assignment.
     pub extended_licenses_assignment: Option<bool>,
-    /// R1 sku.
     pub r1_sku: Option<bool>,
-    /// Temp license.
     pub temp_license: Option<bool>,
-    /// Assigned license.
     pub assigned_license: Option<bool>,
-    /// Historical.
     pub historical: Option<bool>,
-    /// Grace end date (format: date-time).
+    /// Format: date-time.
     pub grace_end_date: Option<String>,
-    /// Parent ID.
     pub parent_id: Option<String>,
-    /// Last notification date (may be null). Provenance: reference (payloads ui-fixtures/list_entitlements/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_entitlements/01.json).
     pub last_notification_date: Option<serde_json::Value>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/list_entitlements/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_entitlements/01.json).
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1932,11 +1865,8 @@ impl Entitlement {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntitlementAlmExtraEntitlementInfo {
-    /// License type.
     pub license_type: Option<AssignmentSummaryLicenseType>,
-    /// Remaining quantity.
     pub remaining_quantity: Option<i64>,
-    /// So ent quantity.
     pub so_ent_quantity: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2169,33 +2099,22 @@ impl EntitlementBanner {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LicenseBanner {
-    /// Type.
     pub type_: Option<LicenseBannerType>,
-    /// Alm.
     pub alm: Option<bool>,
-    /// Alm extra info.
     pub alm_extra_info: Option<AlmExtraEntitlementInfo>,
-    /// Multiple license.
     pub multiple_license: Option<bool>,
-    /// Effect date (format: date-time).
+    /// Format: date-time.
     pub effect_date: Option<String>,
-    /// Effect days.
     pub effect_days: Option<i64>,
-    /// Device count.
     pub device_count: Option<i64>,
-    /// Device type.
     pub device_type: Option<LicenseBannerDeviceType>,
-    /// License type.
     pub license_type: Option<LicenseType>,
-    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// Total RA license.
     pub total_ra_license: Option<i64>,
-    /// Total active devices.
     pub total_active_devices: Option<i64>,
-    /// Effective days (may be null). Provenance: reference (payloads ui-fixtures/list_banners/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_banners/01.json).
     pub effective_days: Option<i64>,
-    /// License count (may be null). Provenance: reference (payloads ui-fixtures/list_banners/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_banners/01.json).
     pub license_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2829,35 +2748,23 @@ impl MileageReport {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEntitlement {
-    /// ID.
     pub id: Option<String>,
-    /// Device type.
     pub device_type: Option<DeviceType>,
-    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// Sku.
     pub sku: Option<String>,
-    /// Quantity.
     pub quantity: Option<i64>,
-    /// Effective date (format: date-time).
+    /// Format: date-time.
     pub effective_date: Option<String>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// Last notification date (format: date-time).
+    /// Format: date-time.
     pub last_notification_date: Option<String>,
-    /// Alm.
     pub alm: Option<bool>,
-    /// Alm activation ID.
     pub alm_activation_id: Option<String>,
-    /// Alm so ent quantity.
     pub alm_so_ent_quantity: Option<i64>,
-    /// Is r1 sku.
     pub is_r1_sku: Option<String>,
-    /// Status.
     pub status: Option<MspEntitlementStatus>,
-    /// R1 sku.
     pub r1_sku: Option<bool>,
-    /// Is trial.
     pub is_trial: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3087,13 +2994,9 @@ impl<'de> serde::Deserialize<'de> for MspEntitlementStatus {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ReplacementAcxRequest {
-    /// Assignment ID.
     pub assignment_id: i64,
-    /// Quantity.
     pub quantity: i64,
-    /// Start date.
     pub start_date: Option<String>,
-    /// End date.
     pub end_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3169,7 +3072,6 @@ impl ReplacementAcxRequest {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RevocationAcxRequest {
-    /// Assignment ID.
     pub assignment_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3222,13 +3124,9 @@ impl RevocationAcxRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ValidationErrors {
-    /// Object.
     pub object: Option<String>,
-    /// Object name.
     pub object_name: Option<String>,
-    /// Value.
     pub value: Option<String>,
-    /// Expected.
     pub expected: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,25 +13,17 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AlarmData {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Error.
     pub error: Option<EventsError>,
-    /// Errors.
     pub errors: Option<Vec<EventsError>>,
-    /// Data.
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count (format: int32).
+    /// Format: int32.
     pub total_count: Option<i64>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<
         Vec<std::collections::BTreeMap<String, serde_json::Value>>,
     >,
-    /// Status.
     pub status: Option<String>,
-    /// Msp ec alarm count list.
     pub msp_ec_alarm_count_list: Option<Vec<MspEcAlarmCount>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -163,25 +155,18 @@ impl AlarmData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventData {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Error.
     pub error: Option<EventsError>,
-    /// Errors.
     pub errors: Option<Vec<EventsError>>,
-    /// Data.
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count (format: int32).
+    /// Format: int32.
     pub total_count: Option<i64>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<
         Vec<std::collections::BTreeMap<String, serde_json::Value>>,
     >,
-    /// Message.
     pub message: Option<String>,
-    /// Page (may be null). Provenance: reference (payloads ui-fixtures/query_historical_clients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_historical_clients/01.json).
     pub page: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -383,33 +368,19 @@ impl EventMetasQuery {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventsDynamicQueryPayload {
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Support.
     pub support: Option<bool>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<String>,
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// Search string.
     pub search_string: Option<String>,
-    /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// Client time zone.
     pub client_time_zone: Option<String>,
-    /// Client date format.
     pub client_date_format: Option<String>,
-    /// Detail level.
     pub detail_level: Option<String>,
-    /// Is support.
     pub is_support: Option<bool>,
-    /// Events period for export.
     pub events_period_for_export: Option<std::collections::BTreeMap<String, String>>,
-    /// Term field.
     pub term_field: Option<super::common::TermField>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -584,13 +555,9 @@ impl EventsDynamicQueryPayload {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventsError {
-    /// Code.
     pub code: Option<String>,
-    /// Message.
     pub message: Option<String>,
-    /// Reason.
     pub reason: Option<String>,
-    /// Suggestion.
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -673,9 +640,7 @@ impl EventsError {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LastLogin {
-    /// Email.
     pub email: Option<String>,
-    /// Last login date.
     pub last_login_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -742,15 +707,11 @@ impl LastLogin {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LastLoginResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Error.
     pub error: Option<EventsError>,
-    /// Errors.
     pub errors: Option<Vec<EventsError>>,
-    /// Count (format: int32).
+    /// Format: int32.
     pub count: Option<i64>,
-    /// Last login list.
     pub last_login_list: Option<Vec<LastLogin>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -841,9 +802,7 @@ impl LastLoginResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcAlarmCount {
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Alarm count.
     pub alarm_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

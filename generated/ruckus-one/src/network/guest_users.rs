@@ -13,83 +13,60 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClientV1 {
-    /// Client MAC.
     pub client_mac: Option<String>,
-    /// Connect since.
     pub connect_since: Option<String>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Tx bytes.
     pub tx_bytes: Option<i64>,
-    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// AP name.
     pub ap_name: Option<String>,
-    /// OS type.
     pub os_type: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// Network ID.
     pub network_id: Option<String>,
-    /// Username.
     pub username: Option<String>,
-    /// Hostname.
     pub hostname: Option<String>,
-    /// SSID.
     pub ssid: Option<String>,
-    /// VLAN (format: int32).
+    /// Format: int32.
     pub vlan: Option<i64>,
-    /// Vni (format: int32).
+    /// Format: int32.
     pub vni: Option<i64>,
-    /// Band.
     pub band: Option<String>,
-    /// Bssid.
     pub bssid: Option<String>,
-    /// Rx bytes.
     pub rx_bytes: Option<i64>,
-    /// Rx packets.
     pub rx_packets: Option<i64>,
-    /// Tx packets.
     pub tx_packets: Option<i64>,
-    /// SNR d b (format: int32).
+    /// Format: int32.
     pub snr_d_b: Option<i64>,
-    /// Receive signal strength d bm (format: int32).
+    /// Format: int32.
     pub receive_signal_strength_d_bm: Option<i64>,
-    /// Noise floor d bm (format: int32).
+    /// Format: int32.
     pub noise_floor_d_bm: Option<i64>,
-    /// Radio channel (format: int32).
+    /// Format: int32.
     pub radio_channel: Option<i64>,
-    /// Tx drop data packet (format: int32).
+    /// Format: int32.
     pub tx_drop_data_packet: Option<i64>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Switch MAC.
     pub switch_mac: Option<String>,
-    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// Health check status.
     pub health_check_status: Option<String>,
-    /// AP information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub ap_information: Option<serde_json::Value>,
-    /// Authentication status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub authentication_status: Option<i64>,
-    /// Connected time (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub connected_time: Option<String>,
-    /// MAC address (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub mac_address: Option<String>,
-    /// Network information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub network_information: Option<serde_json::Value>,
-    /// Radio status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub radio_status: Option<serde_json::Value>,
-    /// Signal status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub signal_status: Option<serde_json::Value>,
-    /// Traffic status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub traffic_status: Option<serde_json::Value>,
-    /// Venue information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub venue_information: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -549,65 +526,51 @@ impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Guest {
-    /// Name.
     pub name: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Creation date.
     pub creation_date: Option<String>,
-    /// Expiry date.
     pub expiry_date: Option<String>,
-    /// Mobile phone number.
     pub mobile_phone_number: Option<String>,
-    /// Email address.
     pub email_address: Option<String>,
-    /// Guest type.
     pub guest_type: Option<String>,
-    /// SSID.
     pub ssid: Option<String>,
-    /// Network ID.
     pub network_id: Option<String>,
-    /// Pass duration hours (format: int32).
+    /// Format: int32.
     pub pass_duration_hours: Option<i64>,
-    /// Guest status.
     pub guest_status: Option<String>,
-    /// Notes.
     pub notes: Option<String>,
-    /// Max number of clients (format: int32).
+    /// Format: int32.
     pub max_number_of_clients: Option<i64>,
-    /// Social login.
     pub social_login: Option<bool>,
-    /// Devices MAC.
     pub devices_mac: Option<Vec<String>>,
-    /// Clients.
     pub clients: Option<Vec<ClientV1>>,
-    /// AP information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub ap_information: Option<serde_json::Value>,
-    /// Authentication status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub authentication_status: Option<i64>,
-    /// Connected time (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub connected_time: Option<String>,
-    /// Hostname (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub hostname: Option<String>,
-    /// IP address (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub ip_address: Option<String>,
-    /// MAC address (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub mac_address: Option<String>,
-    /// Network information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub network_information: Option<serde_json::Value>,
-    /// OS type (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub os_type: Option<String>,
-    /// Radio status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub radio_status: Option<serde_json::Value>,
-    /// Signal status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub signal_status: Option<serde_json::Value>,
-    /// Traffic status (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub traffic_status: Option<serde_json::Value>,
-    /// Username (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub username: Option<String>,
-    /// Venue information (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub venue_information: Option<serde_json::Value>,
-    /// Wifi network ID (may be null). Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub wifi_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1038,41 +1001,29 @@ pub struct GuestUser {
     ///
     /// Wire name `guestUserType`; `GuestUserType`; optional.
     pub guest_user_type: Option<GuestUserType>,
-    /// ID.
     pub id: Option<String>,
-    /// Created date.
     pub created_date: Option<i64>,
-    /// Last modified.
     pub last_modified: Option<i64>,
-    /// Name.
     pub name: Option<String>,
-    /// Disabled.
     pub disabled: Option<bool>,
-    /// Notes (max_length: 180; min_length: 0).
+    /// Max_length: 180; min_length: 0.
     pub notes: Option<String>,
-    /// Email.
     pub email: Option<String>,
-    /// Mobile phone number.
     pub mobile_phone_number: Option<String>,
-    /// Max devices (format: int32).
+    /// Format: int32.
     pub max_devices: Option<i64>,
-    /// MAC addresses.
     pub mac_addresses: Option<Vec<String>>,
-    /// SSID.
     pub ssid: Option<String>,
-    /// Delivery methods.
     pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
-    /// Expiration.
     pub expiration: Option<GuestUserExpiration>,
-    /// Password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Expiration date.
     pub expiration_date: Option<i64>,
-    /// Network ID. Provenance: reference (guest_api-1.7.1.yaml GuestUser).
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUser).
     pub network_id: Option<String>,
-    /// Locale (may be null). Provenance: reference (payloads ui-fixtures/create_wifi_network_guest_user/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_wifi_network_guest_user/01.json).
     pub locale: Option<String>,
-    /// Wifi network ID (may be null). Provenance: reference (payloads ui-fixtures/create_wifi_network_guest_user/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_wifi_network_guest_user/01.json).
     pub wifi_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1281,9 +1232,8 @@ impl GuestUser {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserAction {
-    /// Action.
     pub action: GuestUserActionAction,
-    /// Password (secret: redacted in `Debug`; max_length: 16; min_length: 6).
+    /// Secret: redacted in `Debug`; max_length: 16; min_length: 6.
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1466,11 +1416,9 @@ impl<'de> serde::Deserialize<'de> for GuestUserDeliveryMethods {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserExpiration {
-    /// Activation type.
     pub activation_type: GuestUserExpirationActivationType,
-    /// Duration (format: int32).
+    /// Format: int32.
     pub duration: Option<i64>,
-    /// Unit.
     pub unit: Option<GuestUserExpirationUnit>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1745,9 +1693,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserGuestUserType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUserImport {
-    /// Download URL.
     pub download_url: Option<String>,
-    /// Data.
     pub data: Option<Vec<GuestUser>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1814,31 +1760,19 @@ impl GuestUserImport {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUserQueryData {
-    /// Name.
     pub name: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Creation date.
     pub creation_date: Option<String>,
-    /// Expiry date.
     pub expiry_date: Option<String>,
-    /// Mobile phone number.
     pub mobile_phone_number: Option<String>,
-    /// Email address.
     pub email_address: Option<String>,
-    /// Guest type.
     pub guest_type: Option<String>,
-    /// Wifi network ID.
     pub wifi_network_id: Option<String>,
-    /// Guest status.
     pub guest_status: Option<String>,
-    /// Notes.
     pub notes: Option<String>,
-    /// Max number of clients (format: int32).
+    /// Format: int32.
     pub max_number_of_clients: Option<i64>,
-    /// Social login.
     pub social_login: Option<bool>,
-    /// Devices MAC.
     pub devices_mac: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2048,13 +1982,10 @@ impl<'de> serde::Deserialize<'de> for GuestUserType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUserUpdate {
-    /// Disabled.
     pub disabled: Option<bool>,
-    /// Action.
     pub action: Option<GuestUserUpdateAction>,
-    /// Password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Delivery methods.
     pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2198,41 +2129,29 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdateAction {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserWithoutId {
-    /// Created date.
     pub created_date: Option<i64>,
-    /// Last modified.
     pub last_modified: Option<i64>,
-    /// Name.
     pub name: String,
-    /// Disabled.
     pub disabled: Option<bool>,
-    /// Notes (max_length: 180; min_length: 0).
+    /// Max_length: 180; min_length: 0.
     pub notes: Option<String>,
-    /// Email.
     pub email: Option<String>,
-    /// Mobile phone number.
     pub mobile_phone_number: String,
-    /// Max devices (format: int32). Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json (the answer omits it)).
+    /// Format: int32. Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json (the answer omits it)).
     pub max_devices: Option<i64>,
-    /// MAC addresses.
     pub mac_addresses: Option<Vec<String>>,
-    /// SSID.
     pub ssid: Option<String>,
-    /// Delivery methods.
     pub delivery_methods: Vec<GuestUserDeliveryMethods>,
-    /// Guest user type.
     pub guest_user_type: Option<GuestUserGuestUserType>,
-    /// Expiration.
     pub expiration: GuestUserExpiration,
-    /// Password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Expiration date.
     pub expiration_date: Option<i64>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json).
     pub id: Option<String>,
-    /// Locale (may be null). Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json).
     pub locale: Option<String>,
-    /// Network ID (may be null). Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json).
     pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2467,9 +2386,7 @@ impl GuestUserWithoutIdBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseGuestUser {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<GuestUser>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2539,9 +2456,7 @@ impl OperationResponseGuestUser {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseGuestUserWithoutId {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<GuestUserWithoutId>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2614,9 +2529,7 @@ impl OperationResponseGuestUserWithoutId {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseListGuestUserImportResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<Vec<GuestUserImport>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2690,19 +2603,13 @@ impl OperationResponseListGuestUserImportResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseGuest {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<Guest>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2812,19 +2719,13 @@ impl QueryResponseGuest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseGuestUserQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<GuestUserQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

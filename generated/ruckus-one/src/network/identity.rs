@@ -13,7 +13,6 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct BooleanEvaluation {
-    /// Boolean value.
     pub boolean_value: bool,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -66,7 +65,7 @@ impl BooleanEvaluation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DateTimeEvaluation {
-    /// Evaluation date time (format: date-time).
+    /// Format: date-time.
     pub evaluation_date_time: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -119,19 +118,18 @@ impl DateTimeEvaluation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EthernetPort {
-    /// MAC address.
     pub mac_address: String,
-    /// Port index (format: int32).
+    /// Format: int32.
     pub port_index: i64,
-    /// Name (max_length: 255).
+    /// Max_length: 255.
     pub name: String,
-    /// Created at (format: date-time).
+    /// Format: date-time.
     pub created_at: Option<String>,
-    /// Updated at (format: date-time).
+    /// Format: date-time.
     pub updated_at: Option<String>,
-    /// Identity ID (format: uuid).
+    /// Format: uuid.
     pub identity_id: Option<String>,
-    /// Persona ID (may be null). Provenance: reference (payloads ui-fixtures/query_identities/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_identities/03.json).
     pub persona_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -223,9 +221,7 @@ impl EthernetPort {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EvaluationCriteria {
-    /// Match name.
     pub match_name: String,
-    /// Value.
     pub value: EvaluationCriteriaValue,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -396,23 +392,16 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EvaluationReport {
-    /// Evaluation criteria.
     pub evaluation_criteria: Vec<EvaluationCriteria>,
-    /// Was matched.
     pub was_matched: Option<bool>,
-    /// Policy name.
     pub policy_name: Option<String>,
-    /// Policy ID (format: uuid).
+    /// Format: uuid.
     pub policy_id: Option<String>,
-    /// Policy type.
     pub policy_type: Option<EvaluationReportPolicyType>,
-    /// On match response.
     pub on_match_response: Option<String>,
-    /// Identity group ID.
     pub identity_group_id: Option<String>,
-    /// Policy set ID (format: uuid).
+    /// Format: uuid.
     pub policy_set_id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -599,39 +588,27 @@ impl<'de> serde::Deserialize<'de> for EvaluationReportPolicyType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalIdentity {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// User ID.
     pub user_id: Option<String>,
-    /// Identity provider ID.
     pub identity_provider_id: Option<String>,
-    /// Identity provider type.
     pub identity_provider_type: Option<ExternalIdentityIdentityProviderType>,
-    /// Phone number.
     pub phone_number: Option<String>,
-    /// First name (max_length: 255).
+    /// Max_length: 255.
     pub first_name: Option<String>,
-    /// Last name (max_length: 255).
+    /// Max_length: 255.
     pub last_name: Option<String>,
-    /// Display name (max_length: 255).
+    /// Max_length: 255.
     pub display_name: Option<String>,
-    /// Email.
     pub email: Option<String>,
-    /// Roles.
     pub roles: Option<Vec<String>>,
-    /// Groups.
     pub groups: Option<Vec<String>>,
-    /// Created at (format: date-time).
+    /// Format: date-time.
     pub created_at: Option<String>,
-    /// Address.
     pub address: Option<String>,
-    /// Title.
     pub title: Option<String>,
-    /// Organization.
     pub organization: Option<String>,
-    /// Department.
     pub department: Option<String>,
-    /// User principal name.
     pub user_principal_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -880,7 +857,6 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentityIdentityProviderType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalIdentitySearch {
-    /// IDs.
     pub ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -959,58 +935,53 @@ pub struct Identity {
     /// Wire name `links`; array of raw JSON, shape not shown: The items of the removed links array are not shown.; optional.
     /// Deprecated: Removed: replaced by the `_links` object.
     pub links_2: Option<Vec<serde_json::Value>>,
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Group ID (format: uuid).
+    /// Format: uuid.
     pub group_id: Option<String>,
-    /// Parent ID (format: uuid).
+    /// Format: uuid.
     pub parent_id: Option<String>,
-    /// Description (max_length: 255).
+    /// Max_length: 255.
     pub description: Option<String>,
-    /// Name (max_length: 255).
+    /// Max_length: 255.
     pub name: Option<String>,
-    /// Email.
     pub email: Option<String>,
     /// Identifier of the identity's DPSK passphrase record (an identifier, not a secret).
     ///
     /// Wire name `dpskGuid`; `string`; optional.
     pub dpsk_guid: Option<String>,
-    /// DPSK passphrase (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub dpsk_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Identity ID.
     pub identity_id: Option<String>,
-    /// Revoked.
     pub revoked: Option<bool>,
-    /// VLAN (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub vlan: Option<i64>,
-    /// Vni (format: int32; maximum: 8388608; minimum: 0).
+    /// Format: int32; maximum: 8388608; minimum: 0.
     pub vni: Option<i64>,
-    /// Created at (format: date-time).
+    /// Format: date-time.
     pub created_at: Option<String>,
-    /// Updated at (format: date-time).
+    /// Format: date-time.
     pub updated_at: Option<String>,
-    /// Device count (format: int32).
+    /// Format: int32.
     pub device_count: Option<i64>,
-    /// Ethernet ports.
     pub ethernet_ports: Option<Vec<EthernetPort>>,
     /// Switch ports the identity is connected to (read only).
     ///
     /// Wire name `switches`; `array<IdentitySwitch>`; optional.
     /// Provenance: reference (identity_management-0.0.2.yaml Identity.switches (items: its Switch, not the ICX switch)).
     pub switches: Option<Vec<IdentitySwitch>>,
-    /// Metering profile ID (format: uuid).
+    /// Format: uuid.
     pub metering_profile_id: Option<String>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// Display name (max_length: 255).
+    /// Max_length: 255.
     pub display_name: Option<String>,
-    /// External identity ID (format: uuid).
+    /// Format: uuid.
     pub external_identity_id: Option<String>,
-    /// Last login at (format: date-time).
+    /// Format: date-time.
     pub last_login_at: Option<String>,
-    /// Primary.
     pub primary: Option<bool>,
-    /// Expiration epoch (may be null). Provenance: reference (payloads ui-fixtures/query_identities/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_identities/05.json).
     pub expiration_epoch: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1676,52 +1647,44 @@ impl IdentityDeviceStatusEntry {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct IdentityGroup {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name (max_length: 255).
+    /// Max_length: 255.
     pub name: String,
-    /// Description (max_length: 255).
+    /// Max_length: 255.
     pub description: Option<String>,
     /// Identifier of the group's DPSK pool.
     ///
     /// Wire name `dpskPoolId`; `string`; optional.
     /// Provenance: inferred (an identifier (the path parameter of /identityGroups/{id}/dpskPools/{dpskPoolId}), not a credential).
     pub dpsk_pool_id: Option<String>,
-    /// MAC registration pool ID.
     pub mac_registration_pool_id: Option<String>,
-    /// Property ID.
     pub property_id: Option<String>,
-    /// Created at (format: date-time). Provenance: reference (payloads ui-fixtures/get_identity_group/08.json (epoch seconds), 03.json (date-time text)).
+    /// Format: date-time. Provenance: reference (payloads ui-fixtures/get_identity_group/08.json (epoch seconds), 03.json (date-time text)).
     pub created_at: Option<IdentityTimestamp>,
-    /// Updated at (format: date-time). Provenance: reference (payloads ui-fixtures/get_identity_group/08.json (epoch seconds), 03.json (date-time text)).
+    /// Format: date-time. Provenance: reference (payloads ui-fixtures/get_identity_group/08.json (epoch seconds), 03.json (date-time text)).
     pub updated_at: Option<IdentityTimestamp>,
-    /// Certificate template ID.
     pub certificate_template_id: Option<String>,
-    /// Policy set ID.
     pub policy_set_id: Option<String>,
-    /// Network count (format: int32).
+    /// Format: int32.
     pub network_count: Option<i64>,
-    /// Auto cleanup enabled (default: false).
+    /// Default: false.
     pub auto_cleanup_enabled: Option<bool>,
-    /// Template version.
     pub template_version: Option<i64>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
-    /// Personal identity network ID.
     pub personal_identity_network_id: Option<String>,
-    /// Identity count.
     pub identity_count: Option<i64>,
-    /// Identities (may be null). Provenance: reference (payloads ui-fixtures/get_identity_group/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_identity_group/03.json).
     pub identities: Option<Vec<serde_json::Value>>,
-    /// Links (may be null). Provenance: reference (payloads ui-fixtures/query_identity_groups/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_identity_groups/02.json).
     pub links_2: Option<Vec<serde_json::Value>>,
-    /// Nsg ID (may be null). Provenance: reference (payloads ui-fixtures/query_identity_groups/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_identity_groups/05.json).
     pub nsg_id: Option<String>,
-    /// Persona count (may be null). Provenance: reference (payloads ui-fixtures/get_identity_group/13.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_identity_group/13.json).
     pub persona_count: Option<i64>,
-    /// Personas (may be null). Provenance: reference (payloads ui-fixtures/get_identity_group/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_identity_group/06.json).
     pub personas: Option<Vec<serde_json::Value>>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_identity_groups/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_identity_groups/07.json).
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1949,23 +1912,15 @@ impl IdentityGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityGroupSearch {
-    /// Personal identity network ID.
     pub personal_identity_network_id: Option<String>,
-    /// MAC registration pool ID.
     pub mac_registration_pool_id: Option<String>,
-    /// DPSK pool ID. Provenance: inferred (an identifier of a DPSK pool, not a credential).
+    /// Provenance: inferred (an identifier of a DPSK pool, not a credential).
     pub dpsk_pool_id: Option<String>,
-    /// Keyword.
     pub keyword: Option<String>,
-    /// Group IDs.
     pub group_ids: Option<Vec<String>>,
-    /// Property ID.
     pub property_id: Option<String>,
-    /// Certificate template ID.
     pub certificate_template_id: Option<String>,
-    /// Policy set ID.
     pub policy_set_id: Option<String>,
-    /// Network ID.
     pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2127,9 +2082,7 @@ pub struct IdentityPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// Pageable.
     pub pageable: Option<IdentityPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2268,17 +2221,13 @@ impl IdentityPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityPageableObject {
-    /// Offset.
     pub offset: Option<i64>,
-    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// Page number (format: int32).
+    /// Format: int32.
     pub page_number: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Unpaged.
     pub unpaged: Option<bool>,
-    /// Paged.
     pub paged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2380,19 +2329,14 @@ impl IdentityPageableObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentitySearch {
-    /// Group ID (format: uuid).
+    /// Format: uuid.
     pub group_id: Option<String>,
-    /// DPSK pool ID. Provenance: inferred (an identifier of a DPSK pool, not a credential).
+    /// Provenance: inferred (an identifier of a DPSK pool, not a credential).
     pub dpsk_pool_id: Option<String>,
-    /// Property ID.
     pub property_id: Option<String>,
-    /// Keyword.
     pub keyword: Option<String>,
-    /// IDs.
     pub ids: Option<Vec<String>>,
-    /// Ethernet port.
     pub ethernet_port: Option<EthernetPort>,
-    /// Filter.
     pub filter: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2656,7 +2600,6 @@ pub type IdentityTimestampText = String;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NumberEvaluation {
-    /// Number value.
     pub number_value: f64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2709,27 +2652,20 @@ impl NumberEvaluation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageExternalIdentity {
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<ExternalIdentity>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// Pageable.
     pub pageable: Option<IdentityPageableObject>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2868,27 +2804,20 @@ impl PageExternalIdentity {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageIdentity {
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<Identity>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// Pageable.
     pub pageable: Option<IdentityPageableObject>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3027,7 +2956,6 @@ impl PageIdentity {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct StringEvaluation {
-    /// String value.
     pub string_value: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,17 +13,13 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MacPageableObject {
-    /// Offset.
     pub offset: Option<i64>,
-    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Page number (format: int32).
+    /// Format: int32.
     pub page_number: Option<i64>,
-    /// Unpaged.
     pub unpaged: Option<bool>,
-    /// Paged.
     pub paged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -130,13 +126,9 @@ pub struct MacRegistration {
     ///
     /// Wire name `_links`; `IdentityResourceLinks`; optional.
     pub links: Option<super::common::IdentityResourceLinks>,
-    /// Username.
     pub username: Option<String>,
-    /// Email.
     pub email: Option<String>,
-    /// Location.
     pub location: Option<String>,
-    /// Device name.
     pub device_name: Option<String>,
     /// Identity of the registration.
     ///
@@ -144,31 +136,31 @@ pub struct MacRegistration {
     /// Deprecated: Removed from the registration.
     /// Provenance: inferred (type not shown; string assumed).
     pub identity_id: Option<String>,
-    /// ID (format: uuid). Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    /// Format: uuid. Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
     pub id: Option<String>,
-    /// Expiration date (format: date-time). Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    /// Format: date-time. Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
     pub expiration_date: Option<String>,
-    /// Revoked. Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
     pub revoked: Option<bool>,
-    /// MAC address. Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
     pub mac_address: Option<String>,
-    /// Created date (format: date-time). Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    /// Format: date-time. Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
     pub created_date: Option<String>,
-    /// Auto cleanup (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
     pub auto_cleanup: Option<bool>,
-    /// Default access (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
     pub default_access: Option<String>,
-    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
     pub enabled: Option<bool>,
-    /// Expiration enabled (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
     pub expiration_enabled: Option<bool>,
-    /// Expiration offset (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
     pub expiration_offset: Option<i64>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
     pub name: Option<String>,
-    /// Policy set ID (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
     pub policy_set_id: Option<String>,
-    /// Registration count (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/04.json).
     pub registration_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -418,15 +410,13 @@ pub struct MacRegistrationPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// Pageable.
     pub pageable: Option<MacPageableObject>,
-    /// Data (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/03.json).
     pub data: Option<Vec<serde_json::Value>>,
-    /// Fields (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/03.json).
     pub fields: Option<serde_json::Value>,
-    /// Page (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registrations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registrations/03.json).
     pub page: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -615,9 +605,9 @@ pub struct MacRegistrationPool {
     ///
     /// Wire name `priority`; `integer`; optional.
     pub priority: Option<i64>,
-    /// Name. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub name: Option<String>,
-    /// Description. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub description: Option<String>,
     /// How registrations expire; the values are not shown.
     ///
@@ -634,37 +624,37 @@ pub struct MacRegistrationPool {
     /// Wire name `defaultAccess`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
     pub default_access: Option<String>,
-    /// Policy ID. Deprecated: Removed. Provenance: inferred (type not shown; string assumed).
+    /// Deprecated: Removed. Provenance: inferred (type not shown; string assumed).
     pub policy_id: Option<String>,
     /// Its type is not shown.
     ///
     /// Wire name `enabled`; `json`; optional.
     /// Deprecated: Removed.
     pub enabled: Option<serde_json::Value>,
-    /// Association IDs. Deprecated: Removed. Provenance: inferred (type not shown; array of string assumed).
+    /// Deprecated: Removed. Provenance: inferred (type not shown; array of string assumed).
     pub association_ids: Option<Vec<String>>,
-    /// Network IDs. Deprecated: Removed. Provenance: inferred (type not shown; array of string assumed).
+    /// Deprecated: Removed. Provenance: inferred (type not shown; array of string assumed).
     pub network_ids: Option<Vec<String>>,
     /// Its shape is not shown.
     ///
     /// Wire name `links`; `json`; optional.
     /// Deprecated: Removed: replaced by `_links`.
     pub links_2: Option<serde_json::Value>,
-    /// ID (format: uuid). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    /// Format: uuid. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     pub id: Option<String>,
-    /// Auto cleanup (default: true). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    /// Default: true. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     pub auto_cleanup: Option<bool>,
-    /// Expiration offset (format: int32). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    /// Format: int32. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     pub expiration_offset: Option<i64>,
-    /// Expiration date (format: date-time). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    /// Format: date-time. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     pub expiration_date: Option<String>,
-    /// Expiration enabled (default: false). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    /// Default: false. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     pub expiration_enabled: Option<bool>,
-    /// Registration count (format: int32). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    /// Format: int32. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     pub registration_count: Option<i64>,
-    /// Created date (format: date-time). Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    /// Format: date-time. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     pub created_date: Option<String>,
-    /// Policy set ID. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     pub policy_set_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -946,29 +936,27 @@ pub struct MacRegistrationPoolPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// Pageable.
     pub pageable: Option<MacPageableObject>,
-    /// Auto cleanup (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub auto_cleanup: Option<bool>,
-    /// Default access (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub default_access: Option<String>,
-    /// Enabled (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub enabled: Option<bool>,
-    /// Expiration date (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub expiration_date: Option<String>,
-    /// Expiration enabled (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub expiration_enabled: Option<bool>,
-    /// Expiration offset (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub expiration_offset: Option<i64>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub name: Option<String>,
-    /// Policy set ID (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub policy_set_id: Option<String>,
-    /// Registration count (may be null). Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
     pub registration_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1380,17 +1368,15 @@ pub struct NetworkPoolPage {
     ///
     /// Wire name `number`; `integer`; optional.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// Pageable.
     pub pageable: Option<MacPageableObject>,
-    /// Empty (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
     pub empty: Option<bool>,
-    /// First (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
     pub first: Option<bool>,
-    /// Last (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
     pub last: Option<bool>,
-    /// Number of elements (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
     pub number_of_elements: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1529,9 +1515,7 @@ impl NetworkPoolPage {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OperationResponse {
-    /// Request ID.
     pub request_id: String,
-    /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1593,45 +1577,39 @@ impl OperationResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Pool {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub name: String,
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// Auto cleanup (default: true).
+    /// Default: true.
     pub auto_cleanup: Option<bool>,
-    /// Expiration type.
     pub expiration_type: Option<PoolExpirationType>,
-    /// Expiration offset (format: int32).
+    /// Format: int32.
     pub expiration_offset: Option<i64>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// SSID regex (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub ssid_regex: Option<String>,
-    /// Expiration enabled (default: false).
+    /// Default: false.
     pub expiration_enabled: Option<bool>,
-    /// Registration count (format: int32).
+    /// Format: int32.
     pub registration_count: Option<i64>,
-    /// Default access (default: ACCEPT).
+    /// Default: ACCEPT.
     pub default_access: Option<PoolDefaultAccess>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Policy set ID.
     pub policy_set_id: Option<String>,
-    /// Is referenced.
     pub is_referenced: Option<bool>,
-    /// Network count (format: int32).
+    /// Format: int32.
     pub network_count: Option<i64>,
-    /// Identity group ID.
     pub identity_group_id: Option<String>,
-    /// Identity ID.
     pub identity_id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
-    /// Links (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
     pub links_2: Option<Vec<serde_json::Value>>,
-    /// Network IDs (may be null). Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
     pub network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2002,27 +1980,23 @@ impl<'de> serde::Deserialize<'de> for PoolExpirationType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Registration {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Expiration date (format: date-time).
+    /// Format: date-time.
     pub expiration_date: Option<String>,
-    /// Revoked.
     pub revoked: bool,
-    /// MAC address.
     pub mac_address: String,
-    /// Username (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub username: Option<String>,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Location (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub location: Option<String>,
-    /// Device name (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub device_name: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Is referenced.
     pub is_referenced: Option<bool>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

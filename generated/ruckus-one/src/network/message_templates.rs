@@ -13,17 +13,12 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MessageRegistration {
-    /// ID.
     pub id: Option<String>,
-    /// Template ID (format: uuid).
+    /// Format: uuid.
     pub template_id: String,
-    /// Usage localization key.
     pub usage_localization_key: String,
-    /// Usage description field one.
     pub usage_description_field_one: Option<String>,
-    /// Usage description field two.
     pub usage_description_field_two: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -115,13 +110,12 @@ impl MessageRegistration {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageInformation {
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Page count (format: int32).
+    /// Format: int32.
     pub page_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -204,11 +198,8 @@ impl PageInformation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedRegistrationsRestResponse {
-    /// Paging.
     pub paging: Option<PageInformation>,
-    /// Content.
     pub content: Option<Vec<MessageRegistration>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -292,11 +283,8 @@ impl PagedRegistrationsRestResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedTemplateScopesRestResponse {
-    /// Paging.
     pub paging: Option<PageInformation>,
-    /// Content.
     pub content: Option<Vec<TemplateScope>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -380,11 +368,8 @@ impl PagedTemplateScopesRestResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedTemplatesRestResponse {
-    /// Paging.
     pub paging: Option<PageInformation>,
-    /// Content.
     pub content: Option<Vec<Template>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -465,11 +450,8 @@ impl PagedTemplatesRestResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedVariablesRestResponse {
-    /// Paging.
     pub paging: Option<PageInformation>,
-    /// Content.
     pub content: Option<Vec<Variable>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -550,19 +532,12 @@ impl PagedVariablesRestResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Template {
-    /// ID.
     pub id: Option<String>,
-    /// Name localization key.
     pub name_localization_key: Option<String>,
-    /// User provided name.
     pub user_provided_name: String,
-    /// Message template.
     pub message_template: String,
-    /// Extra field one template.
     pub extra_field_one_template: Option<String>,
-    /// Editable.
     pub editable: Option<bool>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -662,17 +637,13 @@ impl Template {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TemplateScope {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Message type.
     pub message_type: Option<TemplateScopeMessageType>,
-    /// Name localization key.
     pub name_localization_key: Option<String>,
-    /// Default template ID (format: uuid).
+    /// Format: uuid.
     pub default_template_id: Option<String>,
-    /// Registrations.
     pub registrations: Option<Vec<MessageRegistration>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -835,15 +806,10 @@ impl<'de> serde::Deserialize<'de> for TemplateScopeMessageType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Variable {
-    /// Variable key.
     pub variable_key: Option<String>,
-    /// Name localization key.
     pub name_localization_key: Option<String>,
-    /// Default value.
     pub default_value: Option<String>,
-    /// File.
     pub file: Option<bool>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -16,41 +16,25 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DelegationData {
-    /// Priority incidents.
     pub priority_incidents: Option<PriorityIncidents>,
-    /// Wifi licenses (format: int32).
+    /// Format: int32.
     pub wifi_licenses: Option<i64>,
-    /// Switch licenses (format: int32).
+    /// Format: int32.
     pub switch_licenses: Option<i64>,
-    /// Early expiration date.
     pub early_expiration_date: Option<String>,
-    /// Alarm count.
     pub alarm_count: Option<i64>,
-    /// Tenant email.
     pub tenant_email: Option<String>,
-    /// Delegated to email.
     pub delegated_to_email: Option<String>,
-    /// Delegation type.
     pub delegation_type: Option<String>,
-    /// Tenant name.
     pub tenant_name: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Crt time.
     pub crt_time: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Delegated to ID.
     pub delegated_to_id: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Delegated to name.
     pub delegated_to_name: Option<String>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// Status.
     pub status: Option<String>,
-    /// Entitlements.
     pub entitlements: Option<Vec<ViewmodelEntitlement>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -251,91 +235,60 @@ impl DelegationData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEc {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Street address.
     pub street_address: Option<String>,
-    /// City.
     pub city: Option<String>,
-    /// State.
     pub state: Option<String>,
-    /// Country.
     pub country: Option<String>,
-    /// Postal code.
     pub postal_code: Option<String>,
-    /// Msp admin count (format: int32).
+    /// Format: int32.
     pub msp_admin_count: Option<i64>,
-    /// Msp ec admin count (format: int32).
+    /// Format: int32.
     pub msp_ec_admin_count: Option<i64>,
-    /// Entitlements.
     pub entitlements: Option<Vec<ViewmodelEntitlement>>,
-    /// Msp tenant ID.
     pub msp_tenant_id: Option<String>,
-    /// Status.
     pub status: Option<String>,
-    /// Account type.
     pub account_type: Option<String>,
-    /// Creation date.
     pub creation_date: Option<String>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// Msp admins.
     pub msp_admins: Option<Vec<String>>,
-    /// Msp label.
     pub msp_label: Option<String>,
-    /// Delegated to.
     pub delegated_to: Option<String>,
-    /// Delegation expiry date.
     pub delegation_expiry_date: Option<i64>,
-    /// Msp name.
     pub msp_name: Option<String>,
-    /// Mspec name.
     pub mspec_name: Option<String>,
-    /// Mspec ID.
     pub mspec_id: Option<String>,
-    /// Wifi licenses (format: int32).
+    /// Format: int32.
     pub wifi_licenses: Option<i64>,
-    /// Switch licenses (format: int32).
+    /// Format: int32.
     pub switch_licenses: Option<i64>,
-    /// Edge licenses (format: int32).
+    /// Format: int32.
     pub edge_licenses: Option<i64>,
-    /// Virtual edge licenses (format: int32).
+    /// Format: int32.
     pub virtual_edge_licenses: Option<i64>,
-    /// Rwg licenses (format: int32).
+    /// Format: int32.
     pub rwg_licenses: Option<i64>,
-    /// AP sw licenses (format: int32).
+    /// Format: int32.
     pub ap_sw_licenses: Option<i64>,
-    /// Tenant type.
     pub tenant_type: Option<String>,
-    /// Integrator. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub integrator: Option<String>,
-    /// Installer. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub installer: Option<String>,
-    /// Integrators.
     pub integrators: Option<Vec<String>>,
-    /// Installers.
     pub installers: Option<Vec<String>>,
-    /// Assigned msp ec list.
     pub assigned_msp_ec_list: Option<Vec<String>>,
-    /// Msp integrator admin count (format: int32).
+    /// Format: int32.
     pub msp_integrator_admin_count: Option<i64>,
-    /// Msp integrator admins.
     pub msp_integrator_admins: Option<Vec<String>>,
-    /// Msp installer admin count (format: int32).
+    /// Format: int32.
     pub msp_installer_admin_count: Option<i64>,
-    /// Msp installer admins.
     pub msp_installer_admins: Option<Vec<String>>,
-    /// Priority incidents.
     pub priority_incidents: Option<PriorityIncidents>,
-    /// Installer count.
     pub installer_count: Option<i64>,
-    /// Integrator count.
     pub integrator_count: Option<i64>,
-    /// Customer count.
     pub customer_count: Option<i64>,
-    /// Account tier.
     pub account_tier: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -736,103 +689,59 @@ impl MspEc {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspInventoryDevice {
-    /// Is mesh enable.
     pub is_mesh_enable: Option<bool>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Crt time.
     pub crt_time: Option<String>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// Last seen time.
     pub last_seen_time: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Model.
     pub model: Option<String>,
-    /// Fw version.
     pub fw_version: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// AP group ID.
     pub ap_group_id: Option<String>,
-    /// AP group name.
     pub ap_group_name: Option<String>,
-    /// WLAN group 24GId.
     pub wlan_group24_g_id: Option<String>,
-    /// WLAN group 5GId.
     pub wlan_group5_g_id: Option<String>,
-    /// Config status.
     pub config_status: Option<String>,
-    /// Connection status.
     pub connection_status: Option<String>,
-    /// Device status.
     pub device_status: Option<String>,
-    /// Device status severity.
     pub device_status_severity: Option<String>,
-    /// IP.
     pub ip: Option<String>,
-    /// Ext IP.
     pub ext_ip: Option<String>,
-    /// External port.
     pub external_port: Option<String>,
-    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// AP status data.
     pub ap_status_data: Option<super::common::ApStatusData>,
-    /// Downlink.
     pub downlink: Option<Vec<super::common::DownLink>>,
-    /// Uplink.
     pub uplink: Option<Vec<super::common::UpLink>>,
-    /// Downlink down MAC.
     pub downlink_down_mac: Option<Vec<String>>,
-    /// Downlink RSSI.
     pub downlink_rssi: Option<Vec<i64>>,
-    /// Downlink type.
     pub downlink_type: Option<Vec<i64>>,
-    /// Uplink up MAC.
     pub uplink_up_mac: Option<String>,
-    /// Uplink RSSI (format: int32).
+    /// Format: int32.
     pub uplink_rssi: Option<i64>,
-    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// Hops (format: int32).
+    /// Format: int32.
     pub hops: Option<i64>,
-    /// Device group ID.
     pub device_group_id: Option<String>,
-    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// X percent (format: float).
+    /// Format: float.
     pub x_percent: Option<f64>,
-    /// Y percent (format: float).
+    /// Format: float.
     pub y_percent: Option<f64>,
-    /// Clients (format: int32).
+    /// Format: int32.
     pub clients: Option<i64>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Device group name.
     pub device_group_name: Option<String>,
-    /// Device model type.
     pub device_model_type: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Device type.
     pub device_type: Option<String>,
-    /// Switch MAC.
     pub switch_mac: Option<String>,
-    /// Customer name.
     pub customer_name: Option<String>,
-    /// Managed as.
     pub managed_as: Option<String>,
-    /// Rogue category.
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1284,77 +1193,75 @@ impl MspInventoryDevice {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspLegacyBody {
-    /// Msp admin ID. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub msp_admin_id: Option<String>,
-    /// Msp admin role. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub msp_admin_role: Option<String>,
-    /// Email. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub email: Option<String>,
-    /// User name. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub user_name: Option<String>,
-    /// Full name. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub full_name: Option<String>,
-    /// First name. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub first_name: Option<String>,
-    /// Last name. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub last_name: Option<String>,
-    /// Admin email. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub admin_email: Option<String>,
-    /// Resend.
     pub resend: Option<bool>,
     /// List of managed end-customer tenants.
     ///
     /// Wire name `mspec_list`; `array<string>`; optional.
     pub mspec_list: Option<Vec<String>>,
-    /// Delegation type. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub delegation_type: Option<String>,
-    /// Delegated to. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub delegated_to: Option<String>,
-    /// Expiry date. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub expiry_date: Option<String>,
-    /// Number of days.
     pub number_of_days: Option<String>,
     /// Whether all end-customer tenants are managed.
     ///
     /// Wire name `isManageAllEcs`; `boolean`; optional.
     pub is_manage_all_ecs: Option<bool>,
-    /// Updated date. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub updated_date: Option<String>,
-    /// Parent ID. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub parent_id: Option<String>,
-    /// Tenant ID. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub tenant_id: Option<String>,
-    /// Request ID. Provenance: inferred (type not shown; string assumed).
+    /// Provenance: inferred (type not shown; string assumed).
     pub request_id: Option<String>,
-    /// Admin delegations (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub admin_delegations: Option<Vec<serde_json::Value>>,
-    /// Admin firstname (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub admin_firstname: Option<String>,
-    /// Admin lastname (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub admin_lastname: Option<String>,
-    /// Admin role (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub admin_role: Option<String>,
-    /// City (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub city: Option<String>,
-    /// Country (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub country: Option<String>,
-    /// Delegations (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub delegations: Option<Vec<serde_json::Value>>,
-    /// Licenses (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub licenses: Option<serde_json::Value>,
-    /// Name (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub name: Option<String>,
-    /// Postal code (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub postal_code: Option<String>,
-    /// Service effective date (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub service_effective_date: Option<String>,
-    /// Service expiration date (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub service_expiration_date: Option<String>,
-    /// State (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub state: Option<String>,
-    /// Street address (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub street_address: Option<String>,
-    /// Tenant type (may be null). Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+    /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub tenant_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1680,17 +1587,13 @@ impl MspLegacyBody {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspLogoFileData {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Parent ID.
     pub parent_id: Option<String>,
-    /// Logo fileuuid.
     pub logo_fileuuid: Option<String>,
-    /// Logo file name.
     pub logo_file_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1789,51 +1692,47 @@ impl MspLogoFileData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspView {
-    /// Msp label.
     pub msp_label: Option<String>,
-    /// Logo UUID (may be null).
+    /// May be null.
     pub logo_uuid: Option<String>,
-    /// Alarm notification logo UUID (may be null).
+    /// May be null.
     pub alarm_notification_logo_uuid: Option<String>,
-    /// Ping notification logo UUID (may be null).
+    /// May be null.
     pub ping_notification_logo_uuid: Option<String>,
-    /// Mlisa logo UUID (may be null).
+    /// May be null.
     pub mlisa_logo_uuid: Option<String>,
-    /// Ping login logo UUID (may be null).
+    /// May be null.
     pub ping_login_logo_uuid: Option<String>,
-    /// Default logo UUID (may be null).
+    /// May be null.
     pub default_logo_uuid: Option<String>,
-    /// Msp fqdn (may be null).
+    /// May be null.
     pub msp_fqdn: Option<String>,
-    /// Contact support URL (may be null).
+    /// May be null.
     pub contact_support_url: Option<String>,
-    /// Contact support behavior (may be null).
+    /// May be null.
     pub contact_support_behavior: Option<String>,
-    /// Open case URL (may be null).
+    /// May be null.
     pub open_case_url: Option<String>,
-    /// Open case behavior (may be null).
+    /// May be null.
     pub open_case_behavior: Option<String>,
-    /// My open case URL (may be null).
+    /// May be null.
     pub my_open_case_url: Option<String>,
-    /// My open case behavior (may be null).
+    /// May be null.
     pub my_open_case_behavior: Option<String>,
-    /// Change password URL (may be null; secret: redacted in `Debug`).
+    /// May be null; secret: redacted in `Debug`.
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
-    /// Msp phone (may be null).
+    /// May be null.
     pub msp_phone: Option<String>,
-    /// Msp email (may be null).
+    /// May be null.
     pub msp_email: Option<String>,
-    /// Msp website (may be null).
+    /// May be null.
     pub msp_website: Option<String>,
-    /// Msp external ID (may be null).
+    /// May be null.
     pub msp_external_id: Option<String>,
-    /// Msp tenant name (may be null).
+    /// May be null.
     pub msp_tenant_name: Option<String>,
-    /// Msp logo file data list.
     pub msp_logo_file_data_list: Option<Vec<MspLogoFileData>>,
-    /// Preferred wispr provider.
     pub preferred_wispr_provider: Option<PreferredWisprProvider>,
-    /// Domain suffix.
     pub domain_suffix: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2080,25 +1979,19 @@ impl MspView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PreferredWisprProvider {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Provider name.
     pub provider_name: String,
-    /// API key (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub api_key: Option<ruckus_one_runtime::Secret>,
-    /// API secret (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub api_secret: Option<ruckus_one_runtime::Secret>,
-    /// Custom external provider.
     pub custom_external_provider: Option<bool>,
-    /// Auth.
     pub auth: Option<Radius>,
-    /// Acct.
     pub acct: Option<Radius>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2230,13 +2123,9 @@ impl PreferredWisprProvider {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PriorityIncidents {
-    /// P1.
     pub p1: Option<String>,
-    /// P2.
     pub p2: Option<String>,
-    /// P3.
     pub p3: Option<String>,
-    /// P4.
     pub p4: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2319,19 +2208,13 @@ impl PriorityIncidents {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseMspEc {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<MspEc>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2441,19 +2324,13 @@ impl QueryResponseMspEc {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseMspInventoryDevice {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<MspInventoryDevice>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2569,9 +2446,7 @@ impl QueryResponseMspInventoryDevice {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Radius {
-    /// Primary.
     pub primary: Option<RadiusServer>,
-    /// Secondary.
     pub secondary: Option<RadiusServer>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2638,11 +2513,10 @@ impl Radius {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServer {
-    /// IP.
     pub ip: String,
-    /// Port (format: int32; maximum: 65535; minimum: 1).
+    /// Format: int32; maximum: 65535; minimum: 1.
     pub port: Option<i64>,
-    /// Shared secret (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub shared_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2707,45 +2581,42 @@ impl RadiusServer {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateMspRequest {
-    /// Msp label.
     pub msp_label: String,
-    /// Logo UUID (may be null).
+    /// May be null.
     pub logo_uuid: Option<String>,
-    /// Alarm notification logo UUID (may be null).
+    /// May be null.
     pub alarm_notification_logo_uuid: Option<String>,
-    /// Ping notification logo UUID (may be null).
+    /// May be null.
     pub ping_notification_logo_uuid: Option<String>,
-    /// Mlisa logo UUID (may be null).
+    /// May be null.
     pub mlisa_logo_uuid: Option<String>,
-    /// Ping login logo UUID (may be null).
+    /// May be null.
     pub ping_login_logo_uuid: Option<String>,
-    /// Default logo UUID (may be null).
+    /// May be null.
     pub default_logo_uuid: Option<String>,
-    /// Msp fqdn (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub msp_fqdn: Option<String>,
-    /// Contact support URL (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub contact_support_url: Option<String>,
-    /// Contact support behavior (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub contact_support_behavior: Option<String>,
-    /// Open case URL (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub open_case_url: Option<String>,
-    /// Open case behavior (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub open_case_behavior: Option<String>,
-    /// My open case URL (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub my_open_case_url: Option<String>,
-    /// My open case behavior (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub my_open_case_behavior: Option<String>,
-    /// Change password URL (may be null; secret: redacted in `Debug`; max_length: 255; min_length: 0).
+    /// May be null; secret: redacted in `Debug`; max_length: 255; min_length: 0.
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
-    /// Msp phone (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub msp_phone: Option<String>,
-    /// Msp email (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub msp_email: Option<String>,
-    /// Msp website (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub msp_website: Option<String>,
-    /// Msp logo file data list.
     pub msp_logo_file_data_list: Option<Vec<MspLogoFileData>>,
-    /// Preferred wispr provider.
     pub preferred_wispr_provider: Option<PreferredWisprProvider>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2963,45 +2834,26 @@ impl UpdateMspRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelEntitlement {
-    /// Expiration date ts.
     pub expiration_date_ts: Option<String>,
-    /// Consumed.
     pub consumed: Option<String>,
-    /// Quantity.
     pub quantity: Option<String>,
-    /// Entitlement device type.
     pub entitlement_device_type: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Expiration date.
     pub expiration_date: Option<String>,
-    /// Entitlement device sub type.
     pub entitlement_device_sub_type: Option<String>,
-    /// To be removed quantity (format: int32).
+    /// Format: int32.
     pub to_be_removed_quantity: Option<i64>,
-    /// Account type.
     pub account_type: Option<String>,
-    /// Wifi device count.
     pub wifi_device_count: Option<String>,
-    /// Switch device count.
     pub switch_device_count: Option<String>,
-    /// Edge device count.
     pub edge_device_count: Option<String>,
-    /// Virtual edge device count.
     pub virtual_edge_device_count: Option<String>,
-    /// Rwg device count.
     pub rwg_device_count: Option<String>,
-    /// Adaptive policy count.
     pub adaptive_policy_count: Option<String>,
-    /// Pi network count.
     pub pi_network_count: Option<String>,
-    /// Out of compliance devices.
     pub out_of_compliance_devices: Option<String>,
-    /// Future out of compliance devices.
     pub future_out_of_compliance_devices: Option<String>,
-    /// Future of compliance date.
     pub future_of_compliance_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

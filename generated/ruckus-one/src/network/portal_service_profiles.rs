@@ -13,19 +13,12 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ComponentDisplay {
-    /// Logo.
     pub logo: Option<bool>,
-    /// Welcome.
     pub welcome: Option<bool>,
-    /// Photo.
     pub photo: Option<bool>,
-    /// Secondary text.
     pub secondary_text: Option<bool>,
-    /// Terms conditions.
     pub terms_conditions: Option<bool>,
-    /// Powered by.
     pub powered_by: Option<bool>,
-    /// Wifi 4eu.
     pub wifi4eu: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -132,9 +125,7 @@ impl ComponentDisplay {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponsePortalServiceProfile {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<PortalServiceProfile>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -211,15 +202,11 @@ pub struct PortalServiceProfile {
     ///
     /// Wire name `content`; `PortalServiceProfileContent`; optional.
     pub content: Option<PortalServiceProfileContent>,
-    /// ID.
     pub id: Option<String>,
-    /// Service name.
     pub service_name: Option<String>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Network (may be null). Provenance: reference (payloads ui-fixtures/get_portal_service_profile/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_portal_service_profile/03.json).
     pub network: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -337,51 +324,35 @@ pub struct PortalServiceProfileContent {
     ///
     /// Wire name `poweredImgChecksum`; `string`; optional.
     pub powered_img_checksum: Option<String>,
-    /// Welcome text.
     pub welcome_text: Option<String>,
-    /// Welcome color.
     pub welcome_color: Option<String>,
-    /// Bg image.
     pub bg_image: Option<String>,
-    /// Bg color.
     pub bg_color: Option<String>,
-    /// Welcome size (format: int32).
+    /// Format: int32.
     pub welcome_size: Option<i64>,
-    /// Photo.
     pub photo: Option<String>,
-    /// Photo ratio (format: int32).
+    /// Format: int32.
     pub photo_ratio: Option<i64>,
-    /// Logo.
     pub logo: Option<String>,
-    /// Logo ratio (format: int32).
+    /// Format: int32.
     pub logo_ratio: Option<i64>,
-    /// Secondary text.
     pub secondary_text: Option<String>,
-    /// Secondary color.
     pub secondary_color: Option<String>,
-    /// Secondary size (format: int32).
+    /// Format: int32.
     pub secondary_size: Option<i64>,
-    /// Button color.
     pub button_color: Option<String>,
-    /// Powered bg color.
     pub powered_bg_color: Option<String>,
-    /// Powered color.
     pub powered_color: Option<String>,
-    /// Powered size (format: int32).
+    /// Format: int32.
     pub powered_size: Option<i64>,
-    /// Powered img.
     pub powered_img: Option<String>,
-    /// Powered img ratio (format: int32).
+    /// Format: int32.
     pub powered_img_ratio: Option<i64>,
-    /// Wifi 4EU network ID.
     pub wifi4_eu_network_id: Option<String>,
-    /// Terms condition.
     pub terms_condition: Option<String>,
-    /// Component display.
     pub component_display: Option<ComponentDisplay>,
-    /// Display lang code.
     pub display_lang_code: Option<String>,
-    /// Alternative lang (may be null). Provenance: reference (payloads ui-fixtures/get_portal_service_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_portal_service_profile/01.json).
     pub alternative_lang: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -713,13 +684,9 @@ impl PortalServiceProfileImage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortalServiceProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Display lang code.
     pub display_lang_code: Option<String>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -808,23 +775,17 @@ impl PortalServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponsePortalServiceProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<PortalServiceProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Content (may be null). Provenance: reference (payloads ui-fixtures/query_portal_service_profiles/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_portal_service_profiles/02.json).
     pub content: Option<Vec<serde_json::Value>>,
-    /// Paging (may be null). Provenance: reference (payloads ui-fixtures/query_template_portal_service_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_template_portal_service_profiles/01.json).
     pub paging: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

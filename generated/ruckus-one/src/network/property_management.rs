@@ -13,9 +13,7 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcceptedResponse2 {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -85,11 +83,8 @@ impl AcceptedResponse2 {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Address {
-    /// Country.
     pub country: String,
-    /// City.
     pub city: String,
-    /// Address line.
     pub address_line: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -154,49 +149,31 @@ impl Address {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CommunicationConfig {
-    /// Type.
     pub type_: Option<String>,
-    /// Send email.
     pub send_email: Option<bool>,
-    /// Send SMS.
     pub send_sms: Option<bool>,
-    /// Notify on unit suspend.
     pub notify_on_unit_suspend: Option<bool>,
-    /// Unit assignment html reg ID.
     pub unit_assignment_html_reg_id: Option<String>,
-    /// Unit assignment text reg ID.
     pub unit_assignment_text_reg_id: Option<String>,
-    /// Unit passphrase change html reg ID (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub unit_passphrase_change_html_reg_id: Option<ruckus_one_runtime::Secret>,
-    /// Unit passphrase change text reg ID (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub unit_passphrase_change_text_reg_id: Option<ruckus_one_runtime::Secret>,
-    /// Guest passphrase change html reg ID (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub guest_passphrase_change_html_reg_id: Option<ruckus_one_runtime::Secret>,
-    /// Guest passphrase change text reg ID (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub guest_passphrase_change_text_reg_id: Option<ruckus_one_runtime::Secret>,
-    /// Portal access reset html reg ID.
     pub portal_access_reset_html_reg_id: Option<String>,
-    /// Portal access reset text reg ID.
     pub portal_access_reset_text_reg_id: Option<String>,
-    /// Port assignment html reg ID.
     pub port_assignment_html_reg_id: Option<String>,
-    /// Port assignment text reg ID.
     pub port_assignment_text_reg_id: Option<String>,
-    /// Unit suspend html reg ID.
     pub unit_suspend_html_reg_id: Option<String>,
-    /// Unit suspend text reg ID.
     pub unit_suspend_text_reg_id: Option<String>,
-    /// Unit user suspend html reg ID.
     pub unit_user_suspend_html_reg_id: Option<String>,
-    /// Unit user suspend text reg ID.
     pub unit_user_suspend_text_reg_id: Option<String>,
-    /// Unit reactivate html reg ID.
     pub unit_reactivate_html_reg_id: Option<String>,
-    /// Unit reactivate text reg ID.
     pub unit_reactivate_text_reg_id: Option<String>,
-    /// Unit user reactivate html reg ID.
     pub unit_user_reactivate_html_reg_id: Option<String>,
-    /// Unit user reactivate text reg ID.
     pub unit_user_reactivate_text_reg_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -479,11 +456,10 @@ impl CommunicationConfig {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskSettings {
-    /// Type.
     pub type_: PersonaPersonaType,
-    /// Passphrase (secret: redacted in `Debug`; max_length: 63; min_length: 0).
+    /// Secret: redacted in `Debug`; max_length: 63; min_length: 0.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// VLAN (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -556,9 +532,8 @@ impl DpskSettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LanPort {
-    /// MAC address.
     pub mac_address: String,
-    /// Port index (format: int32).
+    /// Format: int32.
     pub port_index: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -614,27 +589,20 @@ impl LanPort {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageEntityModelPersona {
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Pageable.
     pub pageable: Option<PropertyPageableObject>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<PropertyPersona>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<PropertySortObject>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -776,27 +744,20 @@ impl PageEntityModelPersona {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageEntityModelResidentPortal {
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Pageable.
     pub pageable: Option<PropertyPageableObject>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<ResidentPortal>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<PropertySortObject>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -941,27 +902,20 @@ impl PageEntityModelResidentPortal {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageEntityModelUnit {
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Pageable.
     pub pageable: Option<PropertyPageableObject>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<PropertyUnit>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<PropertySortObject>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1100,11 +1054,10 @@ impl PageEntityModelUnit {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Persona {
-    /// Unit ID (format: uuid).
+    /// Format: uuid.
     pub unit_id: String,
-    /// Persona type.
     pub persona_type: PersonaPersonaType,
-    /// Persona ID (format: uuid).
+    /// Format: uuid.
     pub persona_id: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1226,27 +1179,18 @@ impl<'de> serde::Deserialize<'de> for PersonaPersonaType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Property {
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: String,
-    /// Address.
     pub address: Option<Address>,
-    /// Description.
     pub description: Option<String>,
-    /// Venue.
     pub venue: serde_json::Value,
-    /// Persona group ID.
     pub persona_group_id: String,
-    /// Resident portal ID (format: uuid). Deprecated: The official description marks this field deprecated.
+    /// Format: uuid. Deprecated: The official description marks this field deprecated.
     pub resident_portal_id: Option<String>,
-    /// Status (default: DISABLED).
+    /// Default: DISABLED.
     pub status: PropertyStatus,
-    /// Unit config.
     pub unit_config: Option<UnitConfig>,
-    /// Communication config.
     pub communication_config: Option<CommunicationConfig>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1416,25 +1360,17 @@ impl PropertyBuilder {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Property2 {
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: String,
-    /// Address.
     pub address: Option<Address>,
-    /// Description.
     pub description: Option<String>,
-    /// Venue.
     pub venue: serde_json::Value,
-    /// Persona group ID.
     pub persona_group_id: String,
-    /// Resident portal ID (format: uuid). Deprecated: The official description marks this field deprecated.
+    /// Format: uuid. Deprecated: The official description marks this field deprecated.
     pub resident_portal_id: Option<String>,
-    /// Status (default: DISABLED).
+    /// Default: DISABLED.
     pub status: PropertyStatus,
-    /// Unit config.
     pub unit_config: Option<UnitConfig>,
-    /// Communication config.
     pub communication_config: Option<CommunicationConfig>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1592,7 +1528,6 @@ impl Property2Builder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PropertyAcceptedResponse {
-    /// Request ID.
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1654,27 +1589,20 @@ impl PropertyAcceptedResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PropertyPage {
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Pageable.
     pub pageable: Option<PropertyPageableObject>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<serde_json::Value>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<PropertySortObject>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1813,17 +1741,13 @@ impl PropertyPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PropertyPageableObject {
-    /// Paged.
     pub paged: Option<bool>,
-    /// Page number (format: int32).
+    /// Format: int32.
     pub page_number: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Unpaged.
     pub unpaged: Option<bool>,
-    /// Offset.
     pub offset: Option<i64>,
-    /// Sort.
     pub sort: Option<PropertySortObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1925,13 +1849,11 @@ impl PropertyPageableObject {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PropertyPersona {
-    /// Unit ID (format: uuid).
+    /// Format: uuid.
     pub unit_id: String,
-    /// Persona type.
     pub persona_type: PersonaPersonaType,
-    /// Persona ID (format: uuid).
+    /// Format: uuid.
     pub persona_id: String,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2006,19 +1928,14 @@ impl PropertyPersona {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PropertyQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Keyword.
     pub keyword: Option<String>,
-    /// Sort order.
     pub sort_order: super::common::AdminQueryRequestSortOrder,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: i64,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: i64,
-    /// Filters.
     pub filters: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2114,9 +2031,8 @@ impl PropertyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PropertyResidentPortalAssignment {
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Resident portal ID (format: uuid).
+    /// Format: uuid.
     pub resident_portal_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2189,11 +2105,8 @@ impl PropertyResidentPortalAssignment {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PropertySortObject {
-    /// Sorted.
     pub sorted: Option<bool>,
-    /// Unsorted.
     pub unsorted: Option<bool>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2323,27 +2236,21 @@ impl<'de> serde::Deserialize<'de> for PropertyStatus {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PropertyUnit {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name (max_length: 235; min_length: 0).
+    /// Max_length: 235; min_length: 0.
     pub name: String,
-    /// Resident.
     pub resident: Resident,
-    /// Status.
     pub status: Option<PropertyStatus>,
-    /// DPSKs (max_items: 2; min_items: 0).
+    /// Max_items: 2; min_items: 0.
     pub dpsks: Option<Vec<DpskSettings>>,
-    /// Access point.
     pub access_point: Option<UnitAp>,
-    /// Traffic control.
     pub traffic_control: Option<TrafficControl>,
-    /// Persona ID (format: uuid).
+    /// Format: uuid.
     pub persona_id: Option<String>,
-    /// Guest persona ID (format: uuid).
+    /// Format: uuid.
     pub guest_persona_id: Option<String>,
-    /// Identity count.
     pub identity_count: Option<i64>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2475,9 +2382,9 @@ impl PropertyUnit {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct QoSProfileAssignment {
-    /// Unit IDs (min_items: 1).
+    /// Min_items: 1.
     pub unit_ids: Vec<String>,
-    /// Profile expiry (format: date-time).
+    /// Format: date-time.
     pub profile_expiry: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2533,11 +2440,11 @@ impl QoSProfileAssignment {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Resident {
-    /// Name (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub name: String,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Phone number (max_length: 16; min_length: 0).
+    /// Max_length: 16; min_length: 0.
     pub phone_number: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2607,19 +2514,14 @@ impl Resident {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResidentPortal {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name (min_length: 1).
+    /// Min_length: 1.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// Portal status.
     pub portal_status: Option<PropertyStatus>,
-    /// Venue count.
     pub venue_count: Option<i64>,
-    /// Ui configuration.
     pub ui_configuration: ResidentPortalConfig,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2719,7 +2621,6 @@ impl ResidentPortal {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentPortalAccessConfig {
-    /// Tenant set DPSK.
     pub tenant_set_dpsk: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2781,13 +2682,9 @@ impl ResidentPortalAccessConfig {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentPortalColorConfig {
-    /// Main color.
     pub main_color: Option<String>,
-    /// Accent color.
     pub accent_color: Option<String>,
-    /// Separator color.
     pub separator_color: Option<String>,
-    /// Text color.
     pub text_color: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2945,9 +2842,9 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalConfig {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentPortalFileConfig {
-    /// Logo file name (max_length: 52; min_length: 0).
+    /// Max_length: 52; min_length: 0.
     pub logo_file_name: Option<String>,
-    /// Fav icon file name (max_length: 52; min_length: 0).
+    /// Max_length: 52; min_length: 0.
     pub fav_icon_file_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3017,15 +2914,15 @@ impl ResidentPortalFileConfig {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentPortalTextConfig {
-    /// Login text (max_length: 52; min_length: 0).
+    /// Max_length: 52; min_length: 0.
     pub login_text: Option<String>,
-    /// Title (max_length: 52; min_length: 0).
+    /// Max_length: 52; min_length: 0.
     pub title: Option<String>,
-    /// Sub title (max_length: 52; min_length: 0).
+    /// Max_length: 52; min_length: 0.
     pub sub_title: Option<String>,
-    /// Announcements (max_length: 5000; min_length: 0).
+    /// Max_length: 5000; min_length: 0.
     pub announcements: Option<String>,
-    /// Help text (max_length: 5000; min_length: 0).
+    /// Max_length: 5000; min_length: 0.
     pub help_text: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3119,13 +3016,9 @@ impl ResidentPortalTextConfig {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentPortalUiConfigs {
-    /// Access.
     pub access: Option<ResidentPortalAccessConfig>,
-    /// Color.
     pub color: Option<ResidentPortalColorConfig>,
-    /// Files.
     pub files: Option<ResidentPortalFileConfig>,
-    /// Text.
     pub text: Option<ResidentPortalTextConfig>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3211,9 +3104,9 @@ impl ResidentPortalUiConfigs {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct TrafficControl {
-    /// Metering profile ID (min_length: 1).
+    /// Min_length: 1.
     pub metering_profile_id: String,
-    /// Profile expiry (format: date-time).
+    /// Format: date-time.
     pub profile_expiry: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3269,25 +3162,20 @@ impl TrafficControl {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Unit {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name (max_length: 235; min_length: 0).
+    /// Max_length: 235; min_length: 0.
     pub name: String,
-    /// Resident.
     pub resident: Resident,
-    /// Status.
     pub status: Option<PropertyStatus>,
-    /// DPSKs (max_items: 2; min_items: 0).
+    /// Max_items: 2; min_items: 0.
     pub dpsks: Option<Vec<DpskSettings>>,
-    /// Access point.
     pub access_point: Option<UnitAp>,
-    /// Traffic control.
     pub traffic_control: Option<TrafficControl>,
-    /// Persona ID (format: uuid).
+    /// Format: uuid.
     pub persona_id: Option<String>,
-    /// Guest persona ID (format: uuid).
+    /// Format: uuid.
     pub guest_persona_id: Option<String>,
-    /// Identity count.
     pub identity_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3408,9 +3296,8 @@ impl Unit {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UnitAp {
-    /// Name (min_length: 1).
+    /// Min_length: 1.
     pub name: String,
-    /// Selected ports.
     pub selected_ports: Option<Vec<LanPort>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3472,17 +3359,12 @@ impl UnitAp {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitConfig {
-    /// Type.
     pub type_: Option<String>,
-    /// Resident portal allowed.
     pub resident_portal_allowed: Option<bool>,
-    /// Resident API allowed.
     pub resident_api_allowed: Option<bool>,
-    /// Use max unit count.
     pub use_max_unit_count: Option<bool>,
-    /// Max unit count (format: int32).
+    /// Format: int32.
     pub max_unit_count: Option<i64>,
-    /// Guest allowed.
     pub guest_allowed: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

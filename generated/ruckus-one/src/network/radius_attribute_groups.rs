@@ -13,13 +13,9 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AttributeAssignment {
-    /// Attribute name.
     pub attribute_name: String,
-    /// Operator.
     pub operator: AttributeAssignmentOperator,
-    /// Attribute value.
     pub attribute_value: String,
-    /// Data type.
     pub data_type: DataType,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -181,13 +177,10 @@ impl<'de> serde::Deserialize<'de> for AttributeAssignmentOperator {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AttributeGroupAssignment {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// External assignment identifier.
     pub external_assignment_identifier: String,
-    /// Service name.
     pub service_name: String,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -378,9 +371,7 @@ impl<'de> serde::Deserialize<'de> for DataType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ExternalAssignmentServiceGroup {
-    /// Service name.
     pub service_name: String,
-    /// External assignment identifier.
     pub external_assignment_identifier: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -446,17 +437,11 @@ impl ExternalAssignmentServiceGroup {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusAttribute {
-    /// ID.
     pub id: i64,
-    /// Name.
     pub name: String,
-    /// Vendor name.
     pub vendor_name: Option<String>,
-    /// Data type.
     pub data_type: Option<DataType>,
-    /// Show on default.
     pub show_on_default: Option<bool>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -548,21 +533,16 @@ impl RadiusAttribute {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusAttributeGroup {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// Attribute assignments.
     pub attribute_assignments: Vec<AttributeAssignment>,
-    /// Attribute count (format: int32).
+    /// Format: int32.
     pub attribute_count: Option<i64>,
-    /// External assignments count (format: int32).
+    /// Format: int32.
     pub external_assignments_count: Option<i64>,
-    /// External service assignments.
     pub external_service_assignments: Option<Vec<ExternalAssignmentServiceGroup>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -673,7 +653,6 @@ impl RadiusAttributeGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadiusAttributeVendors {
-    /// Supported vendors.
     pub supported_vendors: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

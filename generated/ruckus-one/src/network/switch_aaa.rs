@@ -13,9 +13,7 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<AaaServerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -82,31 +80,24 @@ impl AaaServerResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Username.
     pub username: Option<String>,
-    /// Password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Purpose.
     pub purpose: Option<super::common::AaaServerPurpose>,
-    /// Level.
     pub level: Option<super::common::AaaServerLevel>,
-    /// Server type.
     pub server_type: Option<super::common::ServerType>,
-    /// Secret (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// IP.
     pub ip: Option<String>,
-    /// Acct port (format: int32).
+    /// Format: int32.
     pub acct_port: Option<i64>,
-    /// Auth port (format: int32).
+    /// Format: int32.
     pub auth_port: Option<i64>,
-    /// Switch count in venue (format: int32).
+    /// Format: int32.
     pub switch_count_in_venue: Option<i64>,
-    /// Synced password switch count (format: int32).
+    /// Format: int32.
     pub synced_password_switch_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

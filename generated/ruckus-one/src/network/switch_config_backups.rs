@@ -13,17 +13,11 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackUpFormatted {
-    /// ID.
     pub id: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Model.
     pub model: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// CLI.
     pub cli: Option<String>,
-    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -125,7 +119,6 @@ impl ConfigBackUpFormatted {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackup {
-    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -184,7 +177,6 @@ impl ConfigBackup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupAction {
-    /// Config backup action.
     pub config_backup_action: Option<ConfigBackupActionConfigBackupAction>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -301,9 +293,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupActionConfigBackupAction {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupComparison {
-    /// Backup ID 1.
     pub backup_id1: Option<String>,
-    /// Backup ID 2.
     pub backup_id2: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -373,11 +363,8 @@ impl ConfigBackupComparison {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupComparisonView {
-    /// ID.
     pub id: Option<String>,
-    /// Config backup 1.
     pub config_backup1: Option<ConfigBackupContentView>,
-    /// Config backup 2.
     pub config_backup2: Option<ConfigBackupContentView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -461,9 +448,7 @@ impl ConfigBackupComparisonView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupContentView {
-    /// ID.
     pub id: Option<String>,
-    /// Config.
     pub config: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,17 +13,11 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangeSchedule {
-    /// ID.
     pub id: Option<String>,
-    /// Date.
     pub date: Option<String>,
-    /// Time.
     pub time: Option<String>,
-    /// Versions.
     pub versions: Option<Vec<ModelVersionView>>,
-    /// Switch IDs.
     pub switch_ids: Option<Vec<String>>,
-    /// Pre download.
     pub pre_download: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -122,19 +116,12 @@ impl ChangeSchedule {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangeScheduleV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Date.
     pub date: Option<String>,
-    /// Time.
     pub time: Option<String>,
-    /// Switch version.
     pub switch_version: Option<String>,
-    /// Switch version above ten.
     pub switch_version_above_ten: Option<String>,
-    /// Switch IDs.
     pub switch_ids: Option<Vec<String>>,
-    /// Pre download.
     pub pre_download: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -241,9 +228,7 @@ impl ChangeScheduleV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelCurrentVersionView {
-    /// Model group.
     pub model_group: Option<ModelGroup>,
-    /// Versions.
     pub versions: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -380,11 +365,9 @@ impl<'de> serde::Deserialize<'de> for ModelGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelSwitchCountView {
-    /// ID.
     pub id: Option<String>,
-    /// Model group.
     pub model_group: Option<ModelGroup>,
-    /// Count (format: int32).
+    /// Format: int32.
     pub count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -459,11 +442,8 @@ impl ModelSwitchCountView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelVersionView {
-    /// ID.
     pub id: Option<String>,
-    /// Model group.
     pub model_group: Option<ModelGroup>,
-    /// Version.
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -538,11 +518,10 @@ impl ModelVersionView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ScheduleTimeSlotView {
-    /// ID.
     pub id: Option<String>,
-    /// Start date time (format: date-time).
+    /// Format: date-time.
     pub start_date_time: Option<String>,
-    /// End date time (format: date-time).
+    /// Format: date-time.
     pub end_date_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -617,9 +596,7 @@ impl ScheduleTimeSlotView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SkipScheduleUpgrade {
-    /// ID.
     pub id: Option<String>,
-    /// Switch IDs.
     pub switch_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -686,11 +663,8 @@ impl SkipScheduleUpgrade {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchScheduleView {
-    /// ID.
     pub id: Option<String>,
-    /// Time slot.
     pub time_slot: Option<ScheduleTimeSlotView>,
-    /// Version.
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -765,13 +739,10 @@ impl SwitchScheduleView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVersion {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Category.
     pub category: Option<SwitchVersionCategory>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -917,11 +888,8 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionCategory {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVersionView {
-    /// ID.
     pub id: Option<String>,
-    /// Model group.
     pub model_group: Option<ModelGroup>,
-    /// Versions.
     pub versions: Option<Vec<SwitchVersion>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -996,11 +964,8 @@ impl SwitchVersionView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeScheduleFirmwareView {
-    /// ID.
     pub id: Option<String>,
-    /// Time slot.
     pub time_slot: Option<ScheduleTimeSlotView>,
-    /// Support model group versions.
     pub support_model_group_versions: Option<Vec<ModelVersionView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1084,15 +1049,11 @@ impl UpgradeScheduleFirmwareView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeScheduleView {
-    /// ID.
     pub id: Option<String>,
-    /// Time slot.
     pub time_slot: Option<ScheduleTimeSlotView>,
-    /// Version.
     pub version: Option<SwitchVersion>,
-    /// Version above ten.
     pub version_above_ten: Option<SwitchVersion>,
-    /// Support model group versions (may be null). Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/03.json).
     pub support_model_group_versions: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1186,31 +1147,18 @@ impl UpgradeScheduleView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitch {
-    /// ID.
     pub id: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Is stack.
     pub is_stack: Option<bool>,
-    /// Model.
     pub model: Option<String>,
-    /// Current firmware.
     pub current_firmware: Option<String>,
-    /// Available version.
     pub available_version: Option<SwitchVersion>,
-    /// Switch next schedule.
     pub switch_next_schedule: Option<UpgradeScheduleView>,
-    /// Venue next schedule.
     pub venue_next_schedule: Option<UpgradeScheduleView>,
-    /// Pre download.
     pub pre_download: Option<bool>,
-    /// Is switch level schedule.
     pub is_switch_level_schedule: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1371,11 +1319,8 @@ impl UpgradeSwitch {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitchQueryFilter {
-    /// Search filter.
     pub search_filter: Option<String>,
-    /// Venue ID list.
     pub venue_id_list: Option<Vec<String>>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1453,9 +1398,7 @@ impl UpgradeSwitchQueryFilter {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitchQueryFilterV1 {
-    /// Search filter.
     pub search_filter: Option<String>,
-    /// Venue ID list.
     pub venue_id_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1525,29 +1468,17 @@ impl UpgradeSwitchQueryFilterV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitchView {
-    /// ID.
     pub id: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Is stack.
     pub is_stack: Option<bool>,
-    /// Model.
     pub model: Option<String>,
-    /// Current firmware.
     pub current_firmware: Option<String>,
-    /// Switch next schedule.
     pub switch_next_schedule: Option<SwitchScheduleView>,
-    /// Venue next schedule.
     pub venue_next_schedule: Option<UpgradeScheduleFirmwareView>,
-    /// Pre download.
     pub pre_download: Option<bool>,
-    /// Is switch level schedule.
     pub is_switch_level_schedule: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1700,35 +1631,26 @@ impl UpgradeSwitchView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenue {
-    /// ID.
     pub id: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// Switch firmware version.
     pub switch_firmware_version: Option<SwitchVersion>,
-    /// Switch firmware version above ten.
     pub switch_firmware_version_above_ten: Option<SwitchVersion>,
-    /// Available versions.
     pub available_versions: Option<Vec<SwitchVersion>>,
-    /// Next schedule.
     pub next_schedule: Option<UpgradeScheduleView>,
-    /// Last schedule update time (format: date-time).
+    /// Format: date-time.
     pub last_schedule_update_time: Option<String>,
-    /// Pre download.
     pub pre_download: Option<bool>,
-    /// Switch count (format: int32).
+    /// Format: int32.
     pub switch_count: Option<i64>,
-    /// Above ten switch count (format: int32).
+    /// Format: int32.
     pub above_ten_switch_count: Option<i64>,
-    /// Status.
     pub status: Option<UpgradeVenueFirmwareViewStatus>,
-    /// Schedule count (format: int32).
+    /// Format: int32.
     pub schedule_count: Option<i64>,
-    /// Switch counts (may be null). Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
     pub switch_counts: Option<Vec<serde_json::Value>>,
-    /// Versions (may be null). Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
     pub versions: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1918,25 +1840,17 @@ impl UpgradeVenue {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenueFirmwareView {
-    /// ID.
     pub id: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// Versions.
     pub versions: Option<Vec<ModelVersionView>>,
-    /// Next schedule.
     pub next_schedule: Option<UpgradeScheduleFirmwareView>,
-    /// Last schedule update time (format: date-time).
+    /// Format: date-time.
     pub last_schedule_update_time: Option<String>,
-    /// Pre download.
     pub pre_download: Option<bool>,
-    /// Switch counts.
     pub switch_counts: Option<Vec<ModelSwitchCountView>>,
-    /// Status.
     pub status: Option<UpgradeVenueFirmwareViewStatus>,
-    /// Schedule count (format: int32).
+    /// Format: int32.
     pub schedule_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2142,11 +2056,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareViewStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenueQueryFilter {
-    /// Search filter.
     pub search_filter: Option<String>,
-    /// Firmware version.
     pub firmware_version: Option<String>,
-    /// Model group.
     pub model_group: Option<ModelGroup>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2224,9 +2135,7 @@ impl UpgradeVenueQueryFilter {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenueQueryFilterV1 {
-    /// Search filter.
     pub search_filter: Option<String>,
-    /// Firmware version.
     pub firmware_version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2296,11 +2205,8 @@ impl UpgradeVenueQueryFilterV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueCurrentVersion {
-    /// ID.
     pub id: Option<String>,
-    /// Current versions.
     pub current_versions: Option<Vec<String>>,
-    /// Current versions above ten.
     pub current_versions_above_ten: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2378,9 +2284,7 @@ impl VenueCurrentVersion {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueCurrentVersionView {
-    /// ID.
     pub id: Option<String>,
-    /// Current versions.
     pub current_versions: Option<Vec<ModelCurrentVersionView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,11 +13,8 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclIntersectionView {
-    /// ID.
     pub id: Option<String>,
-    /// Profile ACL.
     pub profile_acl: Option<Vec<String>>,
-    /// Switch ACL.
     pub switch_acl: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -92,9 +89,7 @@ impl AclIntersectionView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryDetailSortInfo {
-    /// Sort column.
     pub sort_column: Option<ConfigurationHistoryDetailSortInfoSortColumn>,
-    /// Dir.
     pub dir: Option<super::common::AdminQueryRequestSortOrder>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -232,9 +227,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryDetailSortInfoSortColu
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryFilter {
-    /// Filter by status.
     pub filter_by_status: Option<Vec<FilterByStatus>>,
-    /// Config type.
     pub config_type: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -307,11 +300,9 @@ impl ConfigurationHistoryFilter {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryForVenueQueryRequest {
-    /// Filter by status.
     pub filter_by_status: Option<FilterByStatus>,
-    /// Limit (format: int32).
+    /// Format: int32.
     pub limit: Option<i64>,
-    /// Sort info.
     pub sort_info: Option<ConfigurationHistoryDetailSortInfo>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -396,21 +387,16 @@ impl ConfigurationHistoryForVenueQueryRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryRequest {
-    /// Sort info.
     pub sort_info: Option<SortInfo>,
-    /// Filter by config type.
     pub filter_by_config_type: Option<String>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Limit (format: int32).
+    /// Format: int32.
     pub limit: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Sort field.
     pub sort_field: Option<SortInfoSortColumn>,
-    /// Sort order.
     pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
-    /// Filters.
     pub filters: Option<ConfigurationHistoryFilter>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -534,19 +520,17 @@ impl ConfigurationHistoryRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryVenueInfoView {
-    /// Config type.
     pub config_type: Option<Vec<super::common::ConfigurationHistoryInfoViewConfigType>>,
-    /// Number of failed (format: int32).
+    /// Format: int32.
     pub number_of_failed: Option<i64>,
-    /// Number of success (format: int32).
+    /// Format: int32.
     pub number_of_success: Option<i64>,
-    /// Number of switches (format: int32).
+    /// Format: int32.
     pub number_of_switches: Option<i64>,
-    /// Number of notify success (format: int32).
+    /// Format: int32.
     pub number_of_notify_success: Option<i64>,
-    /// Transaction ID.
     pub transaction_id: Option<String>,
-    /// Start time (format: date-time).
+    /// Format: date-time.
     pub start_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -662,11 +646,9 @@ impl ConfigurationHistoryVenueInfoView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryVenueView {
-    /// ID.
     pub id: Option<String>,
-    /// Total count (format: int32).
+    /// Format: int32.
     pub total_count: Option<i64>,
-    /// List.
     pub list: Option<Vec<ConfigurationHistoryVenueInfoView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -750,9 +732,7 @@ impl ConfigurationHistoryVenueView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpServerResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<super::common::DhcpServerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -822,7 +802,6 @@ impl DhcpServerResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpServerStateView {
-    /// State.
     pub state: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -944,17 +923,11 @@ impl<'de> serde::Deserialize<'de> for FilterByStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Lag {
-    /// Name.
     pub name: Option<String>,
-    /// Type.
     pub type_: Option<super::common::IcxSwitchViewIpAddressType>,
-    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// Force up port.
     pub force_up_port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1056,9 +1029,7 @@ impl Lag {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LagResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<LagView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1125,27 +1096,20 @@ impl LagResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LagView {
-    /// ID.
     pub id: Option<String>,
-    /// Lag ID (format: int32).
+    /// Format: int32.
     pub lag_id: Option<i64>,
-    /// Name.
     pub name: Option<String>,
-    /// Type.
     pub type_: Option<super::common::IcxSwitchViewIpAddressType>,
-    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// Force up port.
     pub force_up_port: Option<String>,
-    /// Last name (may be null). Provenance: reference (payloads ui-fixtures/list_venue_switch_lags/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_venue_switch_lags/01.json).
     pub last_name: Option<String>,
-    /// Real remove (may be null). Provenance: reference (payloads ui-fixtures/list_venue_switch_lags/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_venue_switch_lags/01.json).
     pub real_remove: Option<bool>,
-    /// Switch ID (may be null). Provenance: reference (payloads ui-fixtures/list_venue_switch_lags/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_venue_switch_lags/01.json).
     pub switch_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1287,9 +1251,7 @@ impl LagView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SortInfo {
-    /// Sort column.
     pub sort_column: Option<SortInfoSortColumn>,
-    /// Dir.
     pub dir: Option<super::common::AdminQueryRequestSortOrder>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1410,9 +1372,7 @@ impl<'de> serde::Deserialize<'de> for SortInfoSortColumn {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StaticRouteResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<StaticRouteView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1479,13 +1439,10 @@ impl StaticRouteResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StaticRouteView {
-    /// ID.
     pub id: Option<String>,
-    /// Destination IP.
     pub destination_ip: Option<String>,
-    /// Next hop.
     pub next_hop: Option<String>,
-    /// Admin distance (format: int32; maximum: 255; minimum: 1).
+    /// Format: int32; maximum: 255; minimum: 1.
     pub admin_distance: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1568,13 +1525,9 @@ impl StaticRouteView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchAclView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// ACL type.
     pub acl_type: Option<super::common::AclType>,
-    /// ACL rules.
     pub acl_rules: Option<Vec<super::common::ProfileSwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1660,17 +1613,11 @@ impl SwitchAclView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVenueSettings {
-    /// ID.
     pub id: Option<String>,
-    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1769,25 +1716,17 @@ impl SwitchVenueSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlan {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN ID (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// Igmp snooping.
     pub igmp_snooping: Option<super::common::IgmpSnooping>,
-    /// Multicast version (format: int32; maximum: 3; minimum: 0).
+    /// Format: int32; maximum: 3; minimum: 0.
     pub multicast_version: Option<i64>,
-    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<super::common::SpanningTreeProtocol>,
-    /// Switch VLAN port models.
     pub switch_vlan_port_models: Option<Vec<super::common::SwitchVlanPortModelView>>,
-    /// Enable as default VLAN.
     pub enable_as_default_vlan: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1927,11 +1866,9 @@ impl SwitchVlan {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanOverview {
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Default VLAN ID (format: int32).
+    /// Format: int32.
     pub default_vlan_id: Option<i64>,
-    /// VLAN list.
     pub vlan_list: Option<Vec<super::common::SwitchVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2009,9 +1946,7 @@ impl SwitchVlanOverview {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<super::common::SwitchVlanView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2081,27 +2016,18 @@ impl SwitchVlanResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SwitchVlans {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN ID (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// Igmp snooping.
     pub igmp_snooping: Option<super::common::IgmpSnooping>,
-    /// Multicast version (format: int32; maximum: 3; minimum: 0).
+    /// Format: int32; maximum: 3; minimum: 0.
     pub multicast_version: Option<i64>,
-    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<super::common::SpanningTreeProtocol>,
-    /// Switch VLAN port models.
     pub switch_vlan_port_models: Option<Vec<super::common::SwitchVlanPortModelView>>,
-    /// Enable as default VLAN.
     pub enable_as_default_vlan: Option<bool>,
-    /// Switch ID.
     pub switch_id: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2244,25 +2170,17 @@ impl SwitchVlans {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VePort {
-    /// Ve ID (format: int32).
+    /// Format: int32.
     pub ve_id: Option<i64>,
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
-    /// Name.
     pub name: Option<String>,
-    /// Ospf area.
     pub ospf_area: Option<String>,
-    /// DHCP relay agent.
     pub dhcp_relay_agent: Option<String>,
-    /// IP address type.
     pub ip_address_type: Option<super::common::IcxSwitchViewIpAddressType>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// IP subnet mask.
     pub ip_subnet_mask: Option<String>,
-    /// Ingress ACL.
     pub ingress_acl: Option<String>,
-    /// Egress ACL.
     pub egress_acl: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2396,9 +2314,7 @@ impl VePort {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VePortResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<super::common::VePortView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2465,15 +2381,11 @@ impl VePortResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanIntersectContent {
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// VLAN config name.
     pub vlan_config_name: Option<String>,
-    /// Profile level.
     pub profile_level: Option<bool>,
-    /// Default VLAN.
     pub default_vlan: Option<bool>,
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2564,11 +2476,8 @@ impl VlanIntersectContent {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanIntersectionResponse {
-    /// Switch default VLAN.
     pub switch_default_vlan: Option<Vec<VlanIntersectContent>>,
-    /// Profile VLAN.
     pub profile_vlan: Option<Vec<VlanIntersectContent>>,
-    /// Switch VLAN.
     pub switch_vlan: Option<Vec<VlanIntersectContent>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2655,13 +2564,9 @@ impl VlanIntersectionResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanVePort {
-    /// ID.
     pub id: Option<String>,
-    /// VLAN ID.
     pub vlan_id: Option<String>,
-    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// Used by ve port.
     pub used_by_ve_port: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,17 +13,11 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplate {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// CLI.
     pub cli: Option<String>,
-    /// Variables.
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,
-    /// Reload.
     pub reload: Option<bool>,
-    /// Apply later.
     pub apply_later: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -125,19 +119,12 @@ impl AcxCliTemplate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateBo {
-    /// Apply later.
     pub apply_later: Option<bool>,
-    /// CLI.
     pub cli: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Reload.
     pub reload: Option<bool>,
-    /// Variables.
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableBo>>,
-    /// Venue switches.
     pub venue_switches: Option<Vec<VenueSwitchBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -247,13 +234,9 @@ impl AcxCliTemplateBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateSampleView {
-    /// ID.
     pub id: Option<String>,
-    /// CLI.
     pub cli: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Version.
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -339,11 +322,8 @@ impl AcxCliTemplateSampleView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateSwitchesView {
-    /// ID.
     pub id: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Switches.
     pub switches: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -421,21 +401,14 @@ impl AcxCliTemplateSwitchesView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// CLI.
     pub cli: Option<String>,
-    /// Variables.
     pub variables: Option<Vec<super::common::CliTemplateVariableBo>>,
-    /// Reload.
     pub reload: Option<bool>,
-    /// Apply later.
     pub apply_later: Option<bool>,
-    /// Venue switches.
     pub venue_switches: Option<Vec<AcxCliTemplateSwitchesView>>,
-    /// Request ID (may be null). Provenance: reference (payloads ui-fixtures/create_cli_template_v1/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_cli_template_v1/01.json).
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -556,19 +529,12 @@ impl AcxCliTemplateV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// CLI.
     pub cli: Option<String>,
-    /// Variables.
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,
-    /// Reload.
     pub reload: Option<bool>,
-    /// Apply later.
     pub apply_later: Option<bool>,
-    /// Venue switches.
     pub venue_switches: Option<Vec<AcxCliTemplateSwitchesView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -681,9 +647,7 @@ impl AcxCliTemplateView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileVlanResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<super::common::ProfileVlanView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -753,19 +717,12 @@ impl ProfileVlanResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchAndVenueView {
-    /// ID.
     pub id: Option<String>,
-    /// Switch ID.
     pub switch_id: Option<String>,
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Switch name.
     pub switch_name: Option<String>,
-    /// Switch model.
     pub switch_model: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -872,9 +829,7 @@ impl SwitchAndVenueView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueSwitchBo {
-    /// Switches.
     pub switches: Option<Vec<String>>,
-    /// Venue ID.
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -941,31 +896,19 @@ impl VenueSwitchBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WebAuthPageTemplate {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Web auth user ID label.
     pub web_auth_user_id_label: Option<String>,
-    /// Web auth password label (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub web_auth_password_label: Option<ruckus_one_runtime::Secret>,
-    /// Web auth custom title.
     pub web_auth_custom_title: Option<String>,
-    /// Web auth custom top.
     pub web_auth_custom_top: Option<String>,
-    /// Web auth custom login button.
     pub web_auth_custom_login_button: Option<String>,
-    /// Web auth custom bottom.
     pub web_auth_custom_bottom: Option<String>,
-    /// Tag.
     pub tag: Option<String>,
-    /// Venue count.
     pub venue_count: Option<i64>,
-    /// Switch count.
     pub switch_count: Option<i64>,
-    /// Switch venue infos.
     pub switch_venue_infos: Option<Vec<SwitchAndVenueView>>,
-    /// Web auth page template view list.
     pub web_auth_page_template_view_list: Option<Vec<WebAuthPageTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1136,23 +1079,22 @@ impl WebAuthPageTemplate {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WebAuthPageTemplateBo {
-    /// ID (max_length: 37; min_length: 0).
+    /// Max_length: 37; min_length: 0.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 0).
+    /// Max_length: 32; min_length: 0.
     pub name: String,
-    /// Web auth password label (secret: redacted in `Debug`; max_length: 32; min_length: 0).
+    /// Secret: redacted in `Debug`; max_length: 32; min_length: 0.
     pub web_auth_password_label: Option<ruckus_one_runtime::Secret>,
-    /// Web auth custom title (max_length: 128; min_length: 0).
+    /// Max_length: 128; min_length: 0.
     pub web_auth_custom_title: Option<String>,
-    /// Web auth custom top (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub web_auth_custom_top: Option<String>,
-    /// Web auth custom login button (max_length: 32; min_length: 0).
+    /// Max_length: 32; min_length: 0.
     pub web_auth_custom_login_button: Option<String>,
-    /// Web auth custom bottom (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub web_auth_custom_bottom: Option<String>,
-    /// Tag (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub tag: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1279,9 +1221,7 @@ impl WebAuthPageTemplateBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WebAuthPageTemplateResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<WebAuthPageTemplateView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1354,23 +1294,15 @@ impl WebAuthPageTemplateResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WebAuthPageTemplateView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Web auth password label (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub web_auth_password_label: Option<ruckus_one_runtime::Secret>,
-    /// Web auth custom title.
     pub web_auth_custom_title: Option<String>,
-    /// Web auth custom top.
     pub web_auth_custom_top: Option<String>,
-    /// Web auth custom login button.
     pub web_auth_custom_login_button: Option<String>,
-    /// Web auth custom bottom.
     pub web_auth_custom_bottom: Option<String>,
-    /// Venue count.
     pub venue_count: Option<i64>,
-    /// Switch count.
     pub switch_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

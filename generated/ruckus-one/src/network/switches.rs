@@ -328,19 +328,15 @@ impl<'de> serde::Deserialize<'de> for Dot1xPortControl {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GroupedSwitch {
-    /// Switches.
     pub switches: Option<Vec<super::common::Switch>>,
-    /// Device status.
     pub device_status: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Model.
     pub model: Option<String>,
-    /// Members (format: int32).
+    /// Format: int32.
     pub members: Option<i64>,
-    /// Incidents (format: int32).
+    /// Format: int32.
     pub incidents: Option<i64>,
-    /// Clients (format: int32).
+    /// Format: int32.
     pub clients: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -450,71 +446,41 @@ impl GroupedSwitch {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IcxSwitch {
-    /// ID.
     pub id: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Enable stack.
     pub enable_stack: Option<bool>,
-    /// Igmp snooping.
     pub igmp_snooping: Option<super::common::IgmpSnooping>,
-    /// Jumbo mode.
     pub jumbo_mode: Option<bool>,
-    /// Position.
     pub position: Option<SwitchPositionView>,
-    /// Spanning tree priority (format: int32).
+    /// Format: int32.
     pub spanning_tree_priority: Option<i64>,
-    /// Soft deleted date (format: date-time).
+    /// Format: date-time.
     pub soft_deleted_date: Option<String>,
-    /// Stack members.
     pub stack_members: Option<Vec<StackMembersViewV1>>,
-    /// IP address interface type.
     pub ip_address_interface_type: Option<super::common::IpAddressInterfaceType>,
-    /// IP address interface.
     pub ip_address_interface: Option<String>,
-    /// IP address type.
     pub ip_address_type: Option<super::common::IcxSwitchViewIpAddressType>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Subnet mask.
     pub subnet_mask: Option<String>,
-    /// Default gateway.
     pub default_gateway: Option<String>,
-    /// Firmware version.
     pub firmware_version: Option<String>,
-    /// Previous members.
     pub previous_members: Option<Vec<String>>,
-    /// Last data sync trigger time.
     pub last_data_sync_trigger_time: Option<i64>,
-    /// Last data sync time.
     pub last_data_sync_time: Option<i64>,
-    /// Sync data ID.
     pub sync_data_id: Option<String>,
-    /// Sync data start time.
     pub sync_data_start_time: Option<i64>,
-    /// Sync data end time.
     pub sync_data_end_time: Option<i64>,
-    /// DHCP client enabled.
     pub dhcp_client_enabled: Option<bool>,
-    /// DHCP server enabled.
     pub dhcp_server_enabled: Option<bool>,
-    /// Trust ports.
     pub trust_ports: Option<Vec<String>>,
-    /// Initial VLAN ID (format: int32).
+    /// Format: int32.
     pub initial_vlan_id: Option<i64>,
-    /// Stack config timestamp.
     pub stack_config_timestamp: Option<String>,
-    /// Specified type.
     pub specified_type: Option<super::common::SpecifiedType>,
-    /// Rear module.
     pub rear_module: Option<String>,
-    /// VLAN customize.
     pub vlan_customize: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -844,9 +810,7 @@ impl IcxSwitch {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IcxSwitchResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<IcxSwitchView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -913,45 +877,27 @@ impl IcxSwitchResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IcxSwitchView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Enable stack.
     pub enable_stack: Option<bool>,
-    /// Igmp snooping.
     pub igmp_snooping: Option<super::common::IgmpSnooping>,
-    /// Jumbo mode.
     pub jumbo_mode: Option<bool>,
-    /// Spanning tree priority (format: int32).
+    /// Format: int32.
     pub spanning_tree_priority: Option<i64>,
-    /// Stack members.
     pub stack_members: Option<Vec<StackMembersView>>,
-    /// IP address interface type.
     pub ip_address_interface_type: Option<super::common::IpAddressInterfaceType>,
-    /// IP address interface.
     pub ip_address_interface: Option<String>,
-    /// IP address type.
     pub ip_address_type: Option<super::common::IcxSwitchViewIpAddressType>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Subnet mask.
     pub subnet_mask: Option<String>,
-    /// Default gateway.
     pub default_gateway: Option<String>,
-    /// DHCP client enabled.
     pub dhcp_client_enabled: Option<bool>,
-    /// DHCP server enabled.
     pub dhcp_server_enabled: Option<bool>,
-    /// Initial VLAN ID (format: int32).
+    /// Format: int32.
     pub initial_vlan_id: Option<i64>,
-    /// Specified type.
     pub specified_type: Option<super::common::SpecifiedType>,
-    /// Rear module.
     pub rear_module: Option<String>,
-    /// VLAN customize.
     pub vlan_customize: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1177,15 +1123,13 @@ impl IcxSwitchView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ImportSwitchResultView {
-    /// Success download URL.
     pub success_download_url: Option<String>,
-    /// Failure download URL.
     pub failure_download_url: Option<String>,
-    /// Success count (format: int32).
+    /// Format: int32.
     pub success_count: Option<i64>,
-    /// Failure count (format: int32).
+    /// Format: int32.
     pub failure_count: Option<i64>,
-    /// Total count (format: int32).
+    /// Format: int32.
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1279,17 +1223,14 @@ impl ImportSwitchResultView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LldpQosView {
-    /// ID.
     pub id: Option<String>,
-    /// Application type.
     pub application_type: Option<LldpQosViewApplicationType>,
-    /// QOS VLAN type.
     pub qos_vlan_type: Option<LldpQosViewQosVlanType>,
-    /// VLAN ID (format: int32).
+    /// Format: int32.
     pub vlan_id: Option<i64>,
-    /// Priority (format: int32).
+    /// Format: int32.
     pub priority: Option<i64>,
-    /// Dscp (format: int32).
+    /// Format: int32.
     pub dscp: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1627,9 +1568,7 @@ impl<'de> serde::Deserialize<'de> for PoeClass {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<PortView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1839,95 +1778,58 @@ impl<'de> serde::Deserialize<'de> for PortSpeed {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortV1001 {
-    /// ID.
     pub id: Option<String>,
-    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// Name.
     pub name: Option<String>,
-    /// Ignore fields.
     pub ignore_fields: Option<String>,
-    /// Revert.
     pub revert: Option<bool>,
-    /// Port speed.
     pub port_speed: Option<PortSpeed>,
-    /// POE class.
     pub poe_class: Option<PoeClass>,
-    /// POE budget (format: float).
+    /// Format: float.
     pub poe_budget: Option<f64>,
-    /// POE priority (format: int32).
+    /// Format: int32.
     pub poe_priority: Option<i64>,
-    /// POE enable.
     pub poe_enable: Option<bool>,
-    /// POE capability.
     pub poe_capability: Option<bool>,
-    /// Port enable.
     pub port_enable: Option<bool>,
-    /// Port protected.
     pub port_protected: Option<bool>,
-    /// DHCP snooping trust.
     pub dhcp_snooping_trust: Option<bool>,
-    /// Arp inspection trust.
     pub arp_inspection_trust: Option<bool>,
-    /// Rstp admin edge port.
     pub rstp_admin_edge_port: Option<bool>,
-    /// Admin pt to pt.
     pub admin_pt_to_pt: Option<AdminPtToPt>,
-    /// Stp bpdu guard.
     pub stp_bpdu_guard: Option<bool>,
-    /// Stp root guard.
     pub stp_root_guard: Option<bool>,
-    /// Ipsg.
     pub ipsg: Option<bool>,
-    /// LLDP enable.
     pub lldp_enable: Option<bool>,
-    /// LLDP QOS.
     pub lldp_qos: Option<Vec<LldpQosView>>,
-    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// Voice VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub voice_vlan: Option<i64>,
-    /// Ingress ACL.
     pub ingress_acl: Option<String>,
-    /// Egress ACL.
     pub egress_acl: Option<String>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Flexible authentication enabled.
     pub flexible_authentication_enabled: Option<bool>,
-    /// Authentication type.
     pub authentication_type: Option<AuthenticationType>,
-    /// Authentication customize.
     pub authentication_customize: Option<bool>,
-    /// Authentication profile ID.
     pub authentication_profile_id: Option<String>,
-    /// Change auth order.
     pub change_auth_order: Option<bool>,
-    /// Dot 1x port control.
     pub dot1x_port_control: Option<Dot1xPortControl>,
-    /// Auth default VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub auth_default_vlan: Option<i64>,
-    /// Restricted VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub restricted_vlan: Option<i64>,
-    /// Critical VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub critical_vlan: Option<i64>,
-    /// Guest VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub guest_vlan: Option<i64>,
-    /// Auth fail action.
     pub auth_fail_action: Option<AuthFailAction>,
-    /// Auth timeout action.
     pub auth_timeout_action: Option<AuthTimeoutAction>,
-    /// Switch port profile ID.
     pub switch_port_profile_id: Option<String>,
-    /// Port security.
     pub port_security: Option<bool>,
-    /// Port security max entries (format: int32).
+    /// Format: int32.
     pub port_security_max_entries: Option<i64>,
-    /// Switch MAC ACL.
     pub switch_mac_acl: Option<String>,
-    /// POE scheduler.
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2354,115 +2256,72 @@ impl PortV1001 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortView {
-    /// ID.
     pub id: Option<String>,
-    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// Name.
     pub name: Option<String>,
-    /// Ignore fields.
     pub ignore_fields: Option<String>,
-    /// Revert.
     pub revert: Option<bool>,
-    /// Port speed.
     pub port_speed: Option<PortSpeed>,
-    /// POE class.
     pub poe_class: Option<PoeClass>,
-    /// POE budget (format: float).
+    /// Format: float.
     pub poe_budget: Option<f64>,
-    /// POE priority (format: int32).
+    /// Format: int32.
     pub poe_priority: Option<i64>,
-    /// POE enable.
     pub poe_enable: Option<bool>,
-    /// POE capability.
     pub poe_capability: Option<bool>,
-    /// Port enable.
     pub port_enable: Option<bool>,
-    /// Port protected.
     pub port_protected: Option<bool>,
-    /// DHCP snooping trust.
     pub dhcp_snooping_trust: Option<bool>,
-    /// Arp inspection trust.
     pub arp_inspection_trust: Option<bool>,
-    /// Rstp admin edge port.
     pub rstp_admin_edge_port: Option<bool>,
-    /// Stp bpdu guard.
     pub stp_bpdu_guard: Option<bool>,
-    /// Stp root guard.
     pub stp_root_guard: Option<bool>,
-    /// Ipsg.
     pub ipsg: Option<bool>,
-    /// LLDP enable.
     pub lldp_enable: Option<bool>,
-    /// LLDP QOS.
     pub lldp_qos: Option<Vec<LldpQosView>>,
-    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// Voice VLAN (format: int32).
+    /// Format: int32.
     pub voice_vlan: Option<i64>,
-    /// Ingress ACL.
     pub ingress_acl: Option<String>,
-    /// Egress ACL.
     pub egress_acl: Option<String>,
-    /// Vsix ingress ACL.
     pub vsix_ingress_acl: Option<String>,
-    /// Vsix egress ACL.
     pub vsix_egress_acl: Option<String>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Flexible authentication enabled.
     pub flexible_authentication_enabled: Option<bool>,
-    /// Authentication customize.
     pub authentication_customize: Option<bool>,
-    /// Authentication profile ID.
     pub authentication_profile_id: Option<String>,
-    /// Authentication type.
     pub authentication_type: Option<AuthenticationType>,
-    /// Change auth order.
     pub change_auth_order: Option<bool>,
-    /// Dot 1x port control.
     pub dot1x_port_control: Option<Dot1xPortControl>,
-    /// Auth default VLAN (format: int32).
+    /// Format: int32.
     pub auth_default_vlan: Option<i64>,
-    /// Restricted VLAN (format: int32).
+    /// Format: int32.
     pub restricted_vlan: Option<i64>,
-    /// Critical VLAN (format: int32).
+    /// Format: int32.
     pub critical_vlan: Option<i64>,
-    /// Guest VLAN (format: int32).
+    /// Format: int32.
     pub guest_vlan: Option<i64>,
-    /// Auth fail action.
     pub auth_fail_action: Option<AuthFailAction>,
-    /// Auth timeout action.
     pub auth_timeout_action: Option<AuthTimeoutAction>,
-    /// Should alert AAA and RADIUS not apply.
     pub should_alert_aaa_and_radius_not_apply: Option<bool>,
-    /// Switch level auth default VLAN (format: int32).
+    /// Format: int32.
     pub switch_level_auth_default_vlan: Option<i64>,
-    /// Profile auth default VLAN (format: int32).
+    /// Format: int32.
     pub profile_auth_default_vlan: Option<i64>,
-    /// Enable auth ports.
     pub enable_auth_ports: Option<Vec<String>>,
-    /// Switch MAC.
     pub switch_mac: Option<String>,
-    /// Profile name.
     pub profile_name: Option<String>,
-    /// Switch port profile ID.
     pub switch_port_profile_id: Option<String>,
-    /// Admin pt to pt.
     pub admin_pt_to_pt: Option<AdminPtToPt>,
-    /// Port security.
     pub port_security: Option<bool>,
-    /// Port security max entries (format: int32).
+    /// Format: int32.
     pub port_security_max_entries: Option<i64>,
-    /// Switch MAC ACL.
     pub switch_mac_acl: Option<String>,
-    /// POE scheduler.
     pub poe_scheduler: Option<SchedulerView>,
-    /// Port (may be null). Provenance: reference (payloads ui-fixtures/create_venue_switch_port_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_venue_switch_port_settings/01.json).
     pub port: Option<String>,
-    /// Switch ID (may be null). Provenance: reference (payloads ui-fixtures/create_venue_switch_port_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_venue_switch_port_settings/01.json).
     pub switch_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2976,97 +2835,59 @@ impl PortView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Ports {
-    /// ID.
     pub id: Option<String>,
-    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// Name.
     pub name: Option<String>,
-    /// Ignore fields.
     pub ignore_fields: Option<String>,
-    /// Revert.
     pub revert: Option<bool>,
-    /// Port speed.
     pub port_speed: Option<PortSpeed>,
-    /// POE class.
     pub poe_class: Option<PoeClass>,
-    /// POE budget (format: float).
+    /// Format: float.
     pub poe_budget: Option<f64>,
-    /// POE priority (format: int32).
+    /// Format: int32.
     pub poe_priority: Option<i64>,
-    /// POE enable.
     pub poe_enable: Option<bool>,
-    /// POE capability.
     pub poe_capability: Option<bool>,
-    /// Port enable.
     pub port_enable: Option<bool>,
-    /// Port protected.
     pub port_protected: Option<bool>,
-    /// DHCP snooping trust.
     pub dhcp_snooping_trust: Option<bool>,
-    /// Arp inspection trust.
     pub arp_inspection_trust: Option<bool>,
-    /// Rstp admin edge port.
     pub rstp_admin_edge_port: Option<bool>,
-    /// Admin pt to pt.
     pub admin_pt_to_pt: Option<AdminPtToPt>,
-    /// Stp bpdu guard.
     pub stp_bpdu_guard: Option<bool>,
-    /// Stp root guard.
     pub stp_root_guard: Option<bool>,
-    /// Ipsg.
     pub ipsg: Option<bool>,
-    /// LLDP enable.
     pub lldp_enable: Option<bool>,
-    /// LLDP QOS.
     pub lldp_qos: Option<Vec<LldpQosView>>,
-    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// Voice VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub voice_vlan: Option<i64>,
-    /// Ingress ACL.
     pub ingress_acl: Option<String>,
-    /// Egress ACL.
     pub egress_acl: Option<String>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Flexible authentication enabled.
     pub flexible_authentication_enabled: Option<bool>,
-    /// Authentication type.
     pub authentication_type: Option<AuthenticationType>,
-    /// Authentication customize.
     pub authentication_customize: Option<bool>,
-    /// Authentication profile ID.
     pub authentication_profile_id: Option<String>,
-    /// Change auth order.
     pub change_auth_order: Option<bool>,
-    /// Dot 1x port control.
     pub dot1x_port_control: Option<Dot1xPortControl>,
-    /// Auth default VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub auth_default_vlan: Option<i64>,
-    /// Restricted VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub restricted_vlan: Option<i64>,
-    /// Critical VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub critical_vlan: Option<i64>,
-    /// Guest VLAN (format: int32; maximum: 4095; minimum: 1).
+    /// Format: int32; maximum: 4095; minimum: 1.
     pub guest_vlan: Option<i64>,
-    /// Auth fail action.
     pub auth_fail_action: Option<AuthFailAction>,
-    /// Auth timeout action.
     pub auth_timeout_action: Option<AuthTimeoutAction>,
-    /// Switch ID.
     pub switch_id: String,
-    /// Switch port profile ID.
     pub switch_port_profile_id: Option<String>,
-    /// Port security.
     pub port_security: Option<bool>,
-    /// Port security max entries (format: int32).
+    /// Format: int32.
     pub port_security_max_entries: Option<i64>,
-    /// Switch MAC ACL.
     pub switch_mac_acl: Option<String>,
-    /// POE scheduler.
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3496,19 +3317,13 @@ impl Ports {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseGroupedSwitch {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<GroupedSwitch>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3621,23 +3436,14 @@ impl QueryResponseGroupedSwitch {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SchedulerView {
-    /// ID.
     pub id: Option<String>,
-    /// Type.
     pub type_: Option<SchedulerViewType>,
-    /// Mon.
     pub mon: Option<String>,
-    /// Tue.
     pub tue: Option<String>,
-    /// Wed.
     pub wed: Option<String>,
-    /// Thu.
     pub thu: Option<String>,
-    /// Fri.
     pub fri: Option<String>,
-    /// Sat.
     pub sat: Option<String>,
-    /// Sun.
     pub sun: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3815,9 +3621,7 @@ impl<'de> serde::Deserialize<'de> for SchedulerViewType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StackMembersView {
-    /// ID.
     pub id: Option<String>,
-    /// Model.
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3884,13 +3688,9 @@ impl StackMembersView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StackMembersViewV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Model.
     pub model: Option<String>,
-    /// Rear module.
     pub rear_module: Option<String>,
-    /// Member serials.
     pub member_serials: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4046,13 +3846,11 @@ impl SwitchPortSelection {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPositionView {
-    /// ID.
     pub id: Option<String>,
-    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// Xpercent (format: float).
+    /// Format: float.
     pub xpercent: Option<f64>,
-    /// Ypercent (format: float).
+    /// Format: float.
     pub ypercent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4135,11 +3933,10 @@ impl SwitchPositionView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPositionViewV1001 {
-    /// Floor plan ID.
     pub floor_plan_id: Option<String>,
-    /// X percent (format: float).
+    /// Format: float.
     pub x_percent: Option<f64>,
-    /// Y percent (format: float).
+    /// Format: float.
     pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4229,13 +4026,9 @@ pub struct SwitchQueryResult {
     ///
     /// Wire name `data`; `array<Switch>`; optional.
     pub data: Option<Vec<super::common::Switch>>,
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

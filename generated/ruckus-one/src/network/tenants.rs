@@ -19,35 +19,24 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Account {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Street address.
     pub street_address: Option<String>,
-    /// State.
     pub state: Option<String>,
-    /// Country.
     pub country: Option<String>,
-    /// Postal code.
     pub postal_code: Option<String>,
-    /// Phone number.
     pub phone_number: Option<String>,
-    /// Fax number.
     pub fax_number: Option<String>,
-    /// City.
     pub city: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Mapping URL.
     pub mapping_url: Option<String>,
-    /// Latitude (format: double).
+    /// Format: double.
     pub latitude: Option<f64>,
-    /// Longitude (format: double).
+    /// Format: double.
     pub longitude: Option<f64>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -218,27 +207,16 @@ impl Account {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AccountInfo {
-    /// User full name.
     pub user_full_name: Option<String>,
-    /// User email.
     pub user_email: Option<String>,
-    /// Account name.
     pub account_name: Option<String>,
-    /// Account sap ID.
     pub account_sap_id: Option<String>,
-    /// Asset serial number.
     pub asset_serial_number: Option<String>,
-    /// Organization.
     pub organization: Option<String>,
-    /// Address.
     pub address: Option<String>,
-    /// City.
     pub city: Option<String>,
-    /// State or province.
     pub state_or_province: Option<String>,
-    /// Zip.
     pub zip: Option<String>,
-    /// Country.
     pub country: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -377,53 +355,46 @@ impl AccountInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AddMspEcRequest {
-    /// Account ID (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub account_id: Option<String>,
-    /// Name (max_length: 255; min_length: 2).
+    /// Max_length: 255; min_length: 2.
     pub name: Option<String>,
-    /// Street address (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub street_address: Option<String>,
-    /// State (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub state: Option<String>,
-    /// Country (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub country: Option<String>,
-    /// Postal code (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub postal_code: Option<String>,
-    /// Phone number (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub phone_number: Option<String>,
-    /// Fax number (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub fax_number: Option<String>,
-    /// City (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub city: Option<String>,
-    /// Mapping URL (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub mapping_url: Option<String>,
-    /// Service effective date.
     pub service_effective_date: Option<String>,
-    /// Service expiration date.
     pub service_expiration_date: Option<String>,
-    /// Admin email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub admin_email: Option<String>,
-    /// Admin firstname (may be null; max_length: 64; min_length: 0).
+    /// May be null; max_length: 64; min_length: 0.
     pub admin_firstname: Option<String>,
-    /// Admin lastname (may be null; max_length: 64; min_length: 0).
+    /// May be null; max_length: 64; min_length: 0.
     pub admin_lastname: Option<String>,
-    /// Admin role (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub admin_role: Option<String>,
-    /// Tenant type (max_length: 25; min_length: 0).
+    /// Max_length: 25; min_length: 0.
     pub tenant_type: Option<String>,
-    /// Licenses.
     pub licenses: Option<License>,
-    /// Delegations.
     pub delegations: Option<Vec<EcDelegation>>,
-    /// Admin delegations.
     pub admin_delegations: Option<Vec<MspAdminRole>>,
-    /// Tier.
     pub tier: Option<String>,
-    /// Privilege group IDs.
     pub privilege_group_ids: Option<Vec<String>>,
-    /// Privacy features (max_items: 1; min_items: 0).
+    /// Max_items: 1; min_items: 0.
     pub privacy_features: Option<Vec<PrivacyFeatureRequest>>,
-    /// Property code (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub property_code: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -672,7 +643,7 @@ impl AddMspEcRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AddTenantRequestHolder {
-    /// Data (max_items: 100; min_items: 1).
+    /// Max_items: 100; min_items: 1.
     pub data: Option<Vec<AddMspEcRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -734,37 +705,23 @@ impl AddTenantRequestHolder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Admin {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Detail level.
     pub detail_level: Option<DetailLevel>,
-    /// External ID.
     pub external_id: Option<String>,
-    /// Admin roles.
     pub admin_roles: Option<Vec<AdminRole>>,
-    /// Admin app settings.
     pub admin_app_settings: Option<Vec<AdminAppSettings>>,
-    /// Date format.
     pub date_format: Option<AdminDateFormat>,
-    /// Username.
     pub username: Option<String>,
-    /// Authentication.
     pub authentication: Option<Authentication>,
-    /// First name.
     pub first_name: Option<String>,
-    /// Last name.
     pub last_name: Option<String>,
-    /// Phone number.
     pub phone_number: Option<String>,
-    /// Local.
     pub local: Option<bool>,
-    /// Default tenant.
     pub default_tenant: Option<String>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -946,19 +903,14 @@ impl Admin {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AdminAppSettings {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// App type.
     pub app_type: AdminAppSettingsAppType,
-    /// Product type.
     pub product_type: AdminAppSettingsProductType,
-    /// Value.
     pub value: String,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1240,19 +1192,14 @@ pub struct AdminQueryRequest {
     /// Wire name `mspEcTenantIds`; `array<string>`; optional.
     /// Provenance: inferred (the document names the field but not its type; a list of tenant ids assumed from the plural name).
     pub msp_ec_tenant_ids: Option<Vec<String>>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Sort field.
     pub sort_field: Option<AdminQueryRequestSortField>,
-    /// Sort order.
     pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<AdminQueryRequestSearchTargetFields>>,
-    /// Search string.
     pub search_string: Option<String>,
-    /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1497,21 +1444,15 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortField {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AdminRole {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Role.
     pub role: Option<String>,
-    /// Delegated.
     pub delegated: Option<String>,
-    /// Delegated role type.
     pub delegated_role_type: Option<AdminRoleDelegatedRoleType>,
-    /// Privilege group.
     pub privilege_group: Option<PrivilegeGroup>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1684,29 +1625,18 @@ impl<'de> serde::Deserialize<'de> for AdminRoleDelegatedRoleType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AdminView {
-    /// ID.
     pub id: Option<String>,
-    /// External ID.
     pub external_id: Option<String>,
-    /// Email.
     pub email: String,
-    /// Name.
     pub name: Option<String>,
-    /// Last name.
     pub last_name: Option<String>,
-    /// Phone number.
     pub phone_number: Option<String>,
-    /// Role.
     pub role: String,
-    /// Delegate to all ECs.
     pub delegate_to_all_e_cs: Option<bool>,
-    /// Delegated ECs.
     pub delegated_e_cs: Option<Vec<String>>,
-    /// Detail level.
     pub detail_level: Option<DetailLevel>,
-    /// Authentication ID.
     pub authentication_id: Option<String>,
-    /// Username (may be null). Provenance: reference (payloads ui-fixtures/query_admins/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/01.json).
     pub username: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1843,7 +1773,6 @@ impl AdminView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApiCallInfo {
-    /// Request ID.
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1902,13 +1831,9 @@ impl ApiCallInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignDelegatedRequest {
-    /// Delegation ID.
     pub delegation_id: Option<String>,
-    /// Delegation type.
     pub delegation_type: String,
-    /// Mspec ID.
     pub mspec_id: String,
-    /// Number of days.
     pub number_of_days: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1984,13 +1909,9 @@ impl AssignDelegatedRequest {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignMspEcListRequest {
-    /// Mspec list.
     pub mspec_list: Option<Vec<String>>,
-    /// Delegation type.
     pub delegation_type: String,
-    /// Number of days.
     pub number_of_days: Option<String>,
-    /// Is manage all ecs.
     pub is_manage_all_ecs: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2071,7 +1992,6 @@ impl AssignMspEcListRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignMspEcToMultipleTechPartners {
-    /// Assign delegated request.
     pub assign_delegated_request: Option<Vec<AssignDelegatedRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2139,11 +2059,8 @@ impl AssignMspEcToMultipleTechPartners {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignedMspAdminsRequest {
-    /// Mspec list.
     pub mspec_list: Option<Vec<MspAdminRole>>,
-    /// Delegation type.
     pub delegation_type: String,
-    /// Privilege group IDs.
     pub privilege_group_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2216,19 +2133,15 @@ impl AssignedMspAdminsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignmentRequest {
-    /// Assignment ID.
     pub assignment_id: Option<i64>,
-    /// Quantity (minimum: 0).
+    /// Minimum: 0.
     pub quantity: Option<i64>,
-    /// Is trial (may be null).
+    /// May be null.
     pub is_trial: Option<bool>,
-    /// Device type.
     pub device_type: Option<String>,
-    /// Device sub type. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub device_sub_type: Option<String>,
-    /// Action.
     pub action: Option<String>,
-    /// License type.
     pub license_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2335,19 +2248,14 @@ impl AssignmentRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AuthDomain {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Domain.
     pub domain: Option<String>,
-    /// Parent tenant ID.
     pub parent_tenant_id: Option<String>,
-    /// Authentication.
     pub authentication: Option<Authentication>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2454,17 +2362,13 @@ impl AuthDomain {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AuthScope {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Authentication.
     pub authentication: Option<Authentication>,
-    /// Privilege group.
     pub privilege_group: Option<PrivilegeGroup>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2563,43 +2467,27 @@ impl AuthScope {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Authentication {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Client ID.
     pub client_id: Option<String>,
-    /// Client secret (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub client_secret: Option<ruckus_one_runtime::Secret>,
-    /// Scopes.
     pub scopes: Option<String>,
-    /// Token URL.
     pub token_url: Option<String>,
-    /// Authorization URL.
     pub authorization_url: Option<String>,
-    /// Authentication type.
     pub authentication_type: Option<AuthenticationAuthenticationType>,
-    /// SAML file URL.
     pub saml_file_url: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// SAML file type.
     pub saml_file_type: Option<AuthenticationSamlFileType>,
-    /// Auth domains.
     pub auth_domains: Option<Vec<AuthDomain>>,
-    /// Auth scopes.
     pub auth_scopes: Option<Vec<AuthScope>>,
-    /// Client ID status.
     pub client_id_status: Option<AuthenticationClientIdStatus>,
-    /// Account based.
     pub account_based: Option<bool>,
-    /// SAML signature enabled.
     pub saml_signature_enabled: Option<bool>,
-    /// SAML encryption certificate ID.
     pub saml_encryption_certificate_id: Option<String>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2944,39 +2832,24 @@ impl<'de> serde::Deserialize<'de> for AuthenticationClientIdStatus {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AuthenticationInfo {
-    /// ID.
     pub id: Option<String>,
-    /// Client ID.
     pub client_id: Option<String>,
-    /// Client secret (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub client_secret: Option<ruckus_one_runtime::Secret>,
-    /// Scopes.
     pub scopes: Option<String>,
-    /// Token URL.
     pub token_url: Option<String>,
-    /// Authorization URL.
     pub authorization_url: Option<String>,
-    /// Authentication type.
     pub authentication_type: AuthenticationAuthenticationType,
-    /// SAML file URL.
     pub saml_file_url: Option<String>,
-    /// Name.
     pub name: String,
-    /// Client ID status.
     pub client_id_status: Option<AuthenticationClientIdStatus>,
-    /// SAML file type.
     pub saml_file_type: Option<AuthenticationSamlFileType>,
-    /// Domains.
     pub domains: Option<Vec<String>>,
-    /// SAML signature enabled.
     pub saml_signature_enabled: Option<bool>,
-    /// SAML encryption certificate ID.
     pub saml_encryption_certificate_id: Option<String>,
-    /// Parent tenant ID.
     pub parent_tenant_id: Option<String>,
-    /// SAML encryption public certificate.
     pub saml_encryption_public_certificate: Option<String>,
-    /// SAML encryption private key (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub saml_encryption_private_key: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3234,9 +3107,7 @@ impl<'de> serde::Deserialize<'de> for AuthenticationSamlFileType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AutoSchedule {
-    /// Days.
     pub days: Vec<String>,
-    /// Time slots.
     pub time_slots: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3292,9 +3163,7 @@ impl AutoSchedule {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BetaFeature {
-    /// ID.
     pub id: Option<String>,
-    /// Enabled.
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3361,7 +3230,6 @@ impl BetaFeature {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BetaFeatureRequest {
-    /// Beta feature IDs.
     pub beta_feature_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3420,13 +3288,10 @@ impl BetaFeatureRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BetaFeatureResponse {
-    /// Beta features.
     pub beta_features: Option<Vec<BetaFeature>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Invalid feature IDs.
     pub invalid_feature_ids: Option<Vec<String>>,
-    /// Request ID (may be null). Provenance: reference (payloads ui-fixtures/update_tenant_beta_features/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/update_tenant_beta_features/01.json).
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3509,31 +3374,20 @@ impl BetaFeatureResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CustomRole {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Role type.
     pub role_type: Option<String>,
-    /// Policy based.
     pub policy_based: Option<bool>,
-    /// Framework RO.
     pub framework_ro: Option<bool>,
-    /// Tenant.
     pub tenant: Option<Tenant>,
-    /// Scopes.
     pub scopes: Option<Vec<Scope>>,
-    /// Features.
     pub features: Option<Vec<Feature>>,
-    /// Pre defined role.
     pub pre_defined_role: Option<String>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3688,11 +3542,9 @@ impl CustomRole {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DataRequest {
-    /// Msp ec list (max_items: 100; min_items: 1).
+    /// Max_items: 100; min_items: 1.
     pub msp_ec_list: Option<Vec<String>>,
-    /// Auto schedule.
     pub auto_schedule: Option<AutoSchedule>,
-    /// Manual schedule.
     pub manual_schedule: Option<ManualSchedule>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3767,29 +3619,21 @@ impl DataRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Delegation {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Delegated to.
     pub delegated_to: Option<String>,
-    /// Type.
     pub type_: Option<DelegationType>,
-    /// Status.
     pub status: Option<DelegationStatus>,
-    /// Delegated by.
     pub delegated_by: Option<String>,
-    /// Expiry date (format: date-time).
+    /// Format: date-time.
     pub expiry_date: Option<String>,
-    /// Delegated to name.
     pub delegated_to_name: Option<String>,
-    /// Delegated to admin. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub delegated_to_admin: Option<String>,
-    /// Parent ID.
     pub parent_id: Option<String>,
-    /// Is valid.
     pub is_valid: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3936,9 +3780,7 @@ impl Delegation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DelegationAction {
-    /// Accept.
     pub accept: bool,
-    /// From tenant ID.
     pub from_tenant_id: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4203,13 +4045,9 @@ impl<'de> serde::Deserialize<'de> for DetailLevel {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EcDelegation {
-    /// Mspec list.
     pub mspec_list: Option<Vec<String>>,
-    /// Delegation type.
     pub delegation_type: String,
-    /// Delegation ID.
     pub delegation_id: Option<String>,
-    /// Number of days.
     pub number_of_days: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4287,9 +4125,8 @@ impl EcDelegation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EmailInvitation {
-    /// Admin email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub admin_email: String,
-    /// Resend.
     pub resend: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4351,19 +4188,14 @@ impl EmailInvitation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EmailSmsNotificationEndpoint {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Destination.
     pub destination: String,
-    /// Active.
     pub active: Option<bool>,
-    /// Status.
     pub status: Option<NotificationEndpointStatus>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4471,37 +4303,25 @@ impl EmailSmsNotificationEndpoint {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Feature {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Parent feature ID.
     pub parent_feature_id: Option<String>,
-    /// Category.
     pub category: Option<String>,
-    /// Scopes.
     pub scopes: Option<Vec<Scope>>,
-    /// Feature order (format: int32).
+    /// Format: int32.
     pub feature_order: Option<i64>,
-    /// Deprecated date (format: date-time).
+    /// Format: date-time.
     pub deprecated_date: Option<String>,
-    /// Deprecation reason.
     pub deprecation_reason: Option<String>,
-    /// Replaced feature ID.
     pub replaced_feature_id: Option<String>,
-    /// Purge.
     pub purge: Option<bool>,
-    /// Display.
     pub display: Option<bool>,
-    /// Sub features.
     pub sub_features: Option<Vec<Feature>>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4680,9 +4500,8 @@ impl Feature {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FirmwareUpgradeRequest {
-    /// Operation (max_length: 255; min_length: 1).
+    /// Max_length: 255; min_length: 1.
     pub operation: String,
-    /// Data.
     pub data: Option<DataRequest>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4747,13 +4566,9 @@ impl FirmwareUpgradeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct License {
-    /// Trial action.
     pub trial_action: Option<String>,
-    /// Assignments.
     pub assignments: Option<Vec<AssignmentRequest>>,
-    /// Subscription start date.
     pub subscription_start_date: Option<String>,
-    /// Subscription end date.
     pub subscription_end_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4836,9 +4651,7 @@ impl License {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ManualSchedule {
-    /// Date.
     pub date: Option<String>,
-    /// Time slot.
     pub time_slot: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4969,27 +4782,18 @@ pub type MfaRecoveryCodesText = String;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MobilePushNotificationEndpoint {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Destination.
     pub destination: String,
-    /// Active.
     pub active: Option<bool>,
-    /// Status.
     pub status: Option<NotificationEndpointStatus>,
-    /// Type.
     pub type_: Option<String>,
-    /// Parent ID.
     pub parent_id: Option<String>,
-    /// Platform.
     pub platform: String,
-    /// Device token.
     pub device_token: String,
-    /// Device ID.
     pub device_id: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5164,43 +4968,25 @@ impl MobilePushNotificationEndpointBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Msp {
-    /// Msp label.
     pub msp_label: Option<String>,
-    /// Msp FQDN.
     pub msp_fqdn: Option<String>,
-    /// Logo UUID.
     pub logo_uuid: Option<String>,
-    /// Alarm notification logo UUID.
     pub alarm_notification_logo_uuid: Option<String>,
-    /// Ping notification logo UUID.
     pub ping_notification_logo_uuid: Option<String>,
-    /// Mlisa logo UUID.
     pub mlisa_logo_uuid: Option<String>,
-    /// Ping login logo UUID.
     pub ping_login_logo_uuid: Option<String>,
-    /// Default logo UUID.
     pub default_logo_uuid: Option<String>,
-    /// Contact support URL.
     pub contact_support_url: Option<String>,
-    /// Contract support behavior.
     pub contract_support_behavior: Option<String>,
-    /// Open case URL.
     pub open_case_url: Option<String>,
-    /// Open case behavior.
     pub open_case_behavior: Option<String>,
-    /// My open case URL.
     pub my_open_case_url: Option<String>,
-    /// My open case behavior.
     pub my_open_case_behavior: Option<String>,
-    /// Change password URL (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
-    /// Phone.
     pub phone: Option<String>,
-    /// Email.
     pub email: Option<String>,
-    /// Website.
     pub website: Option<String>,
-    /// Is disable notification.
     pub is_disable_notification: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5409,13 +5195,9 @@ impl Msp {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MspAdmin {
-    /// Operation.
     pub operation: Option<String>,
-    /// Msp ec ID.
     pub msp_ec_id: String,
-    /// Msp admin roles.
     pub msp_admin_roles: Option<Vec<MspAdminRole>>,
-    /// Privilege group IDs.
     pub privilege_group_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5493,7 +5275,7 @@ impl MspAdmin {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspAdminRequest {
-    /// Associations (max_items: 200; min_items: 1).
+    /// Max_items: 200; min_items: 1.
     pub associations: Option<Vec<MspAdmin>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5552,9 +5334,8 @@ impl MspAdminRequest {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MspAdminRole {
-    /// Msp admin ID.
     pub msp_admin_id: String,
-    /// Msp admin role (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub msp_admin_role: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5610,11 +5391,9 @@ impl MspAdminRole {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspApCountSummary {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// AP count (format: int32).
+    /// Format: int32.
     pub ap_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5689,47 +5468,28 @@ impl MspApCountSummary {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspDynamicQueryPayload {
-    /// Multi sort fields.
     pub multi_sort_fields: Option<Vec<String>>,
-    /// Match fields.
     pub match_fields: Option<Vec<super::common::QosMatchField>>,
-    /// Range filter.
     pub range_filter: Option<super::common::RangeFilter>,
-    /// Range date filter.
     pub range_date_filter: Option<super::common::RangeFilter>,
-    /// Must not match field.
     pub must_not_match_field: Option<Vec<super::common::MustNotMatchField>>,
-    /// Sort field.
     pub sort_field: Option<String>,
-    /// Sort order.
     pub sort_order: Option<String>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page by date.
     pub page_by_date: Option<super::common::PageByDate>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Search after.
     pub search_after: Option<Vec<String>>,
-    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// Search string.
     pub search_string: Option<String>,
-    /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// Must have fields.
     pub must_have_fields: Option<Vec<String>>,
-    /// Must not have fields.
     pub must_not_have_fields: Option<Vec<String>>,
-    /// Term field.
     pub term_field: Option<super::common::TermField>,
-    /// Terms.
     pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// Exists.
     pub exists: Option<String>,
-    /// Group by.
     pub group_by: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5975,47 +5735,36 @@ impl MspDynamicQueryPayload {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcAccountView {
-    /// Msp label.
     pub msp_label: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Street address (may be null).
+    /// May be null.
     pub street_address: Option<String>,
-    /// State (may be null).
+    /// May be null.
     pub state: Option<String>,
-    /// Country (may be null).
+    /// May be null.
     pub country: Option<String>,
-    /// Postal code (may be null).
+    /// May be null.
     pub postal_code: Option<String>,
-    /// Phone number (may be null).
+    /// May be null.
     pub phone_number: Option<String>,
-    /// Fax number (may be null).
+    /// May be null.
     pub fax_number: Option<String>,
-    /// City (may be null).
+    /// May be null.
     pub city: Option<String>,
-    /// Mapping URL (may be null).
+    /// May be null.
     pub mapping_url: Option<String>,
-    /// Service effective date.
     pub service_effective_date: Option<String>,
-    /// Service expiration date.
     pub service_expiration_date: Option<String>,
-    /// Is active (may be null).
+    /// May be null.
     pub is_active: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Parent tenant ID.
     pub parent_tenant_id: Option<String>,
-    /// Tenant type.
     pub tenant_type: Option<String>,
-    /// Account ID.
     pub account_id: Option<String>,
-    /// Tier.
     pub tier: Option<String>,
-    /// Logo URL.
     pub logo_url: Option<String>,
-    /// Privacy features.
     pub privacy_features: Option<Vec<PrivacyFeatureResponse>>,
-    /// Tenant type (may be null). Provenance: reference (payloads ui-fixtures/get_tenant/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_tenant/03.json).
     pub tenant_type_2: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6237,15 +5986,14 @@ impl MspEcAccountView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcAdminView {
-    /// Email.
     pub email: Option<String>,
-    /// User name (may be null).
+    /// May be null.
     pub user_name: Option<String>,
-    /// Full name (may be null).
+    /// May be null.
     pub full_name: Option<String>,
-    /// First name (may be null).
+    /// May be null.
     pub first_name: Option<String>,
-    /// Last name (may be null).
+    /// May be null.
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6336,13 +6084,9 @@ impl MspEcAdminView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcDelegationResponse {
-    /// Mspec list.
     pub mspec_list: Option<Vec<String>>,
-    /// Delegation type.
     pub delegation_type: Option<String>,
-    /// Delegated to.
     pub delegated_to: Option<String>,
-    /// Expiry date.
     pub expiry_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6428,13 +6172,10 @@ impl MspEcDelegationResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspSubsequentQuery {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// URL (format: uri).
+    /// Format: uri.
     pub url: Option<String>,
-    /// HTTP method.
     pub http_method: Option<serde_json::Value>,
-    /// Payload.
     pub payload: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6678,31 +6419,24 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpointStatus {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NotificationRecipient {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Description.
     pub description: String,
-    /// Email preferences.
     pub email_preferences: Option<bool>,
-    /// SMS preferences.
     pub sms_preferences: Option<bool>,
-    /// Privilege group.
     pub privilege_group: Option<PrivilegeGroup>,
-    /// Endpoints.
     pub endpoints: Option<Vec<NotificationEndpoint>>,
-    /// Parent ID.
     pub parent_id: Option<String>,
-    /// Email (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
     pub email: Option<String>,
-    /// Email enabled (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
     pub email_enabled: Option<bool>,
-    /// Mobile (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
     pub mobile: Option<String>,
-    /// Mobile enabled (may be null). Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tenant_notification_recipients/01.json).
     pub mobile_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6858,31 +6592,24 @@ impl NotificationRecipient {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NotificationRecipientRbacdto {
-    /// ID.
     pub id: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Endpoints.
     pub endpoints: Option<Vec<TenantNotificationEndpoint>>,
-    /// Email preferences.
     pub email_preferences: Option<bool>,
-    /// SMS preferences.
     pub sms_preferences: Option<bool>,
-    /// Privilege group ID.
     pub privilege_group_id: Option<String>,
-    /// Recipient type.
     pub recipient_type: Option<String>,
-    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
     pub created_date: Option<String>,
-    /// Email (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
     pub email: Option<String>,
-    /// Email enabled (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
     pub email_enabled: Option<bool>,
-    /// Mobile (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
     pub mobile: Option<String>,
-    /// Mobile enabled (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/03.json).
     pub mobile_enabled: Option<bool>,
-    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
     pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7046,9 +6773,7 @@ impl NotificationRecipientRbacdto {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseDelegation {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<Delegation>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7121,9 +6846,7 @@ impl OperationResponseDelegation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseMobilePushNotificationEndpoint {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<MobilePushNotificationEndpoint>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7200,9 +6923,7 @@ impl OperationResponseMobilePushNotificationEndpoint {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseUserProfile {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<UserProfile>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7275,9 +6996,7 @@ impl OperationResponseUserProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PreferredNotifications {
-    /// Email preferences.
     pub email_preferences: Option<bool>,
-    /// SMS preferences.
     pub sms_preferences: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7347,9 +7066,8 @@ impl PreferredNotifications {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PrivacyFeature {
-    /// Feature name.
     pub feature_name: String,
-    /// Status. Provenance: reference (payloads ui-fixtures/get_tenant_privacy_settings/02.json, ui-fixtures/patch_tenant_privacy_settings/01.json (answers omit it)).
+    /// Provenance: reference (payloads ui-fixtures/get_tenant_privacy_settings/02.json, ui-fixtures/patch_tenant_privacy_settings/01.json (answers omit it)).
     pub status: Option<String>,
     /// Whether the privacy feature is enabled.
     ///
@@ -7424,9 +7142,7 @@ impl PrivacyFeature {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PrivacyFeatureRequest {
-    /// Feature name.
     pub feature_name: String,
-    /// Status.
     pub status: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7485,9 +7201,7 @@ impl PrivacyFeatureRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PrivacyFeatureResponse {
-    /// Feature name.
     pub feature_name: Option<String>,
-    /// Is enabled.
     pub is_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7557,39 +7271,26 @@ impl PrivacyFeatureResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PrivilegeGroup {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Role object permissions.
     pub role_object_permissions: Option<Vec<RoleObjectPermissions>>,
-    /// Delegated by.
     pub delegated_by: Option<String>,
-    /// Read only.
     pub read_only: Option<bool>,
-    /// Tenant.
     pub tenant: Option<Tenant>,
-    /// Type.
     pub type_: Option<String>,
-    /// Member count (format: int32).
+    /// Format: int32.
     pub member_count: Option<i64>,
-    /// Delegation details.
     pub delegation_details: Option<String>,
-    /// Has delegations.
     pub has_delegations: Option<bool>,
-    /// Custom role.
     pub custom_role: Option<CustomRole>,
-    /// Parent privilege group ID.
     pub parent_privilege_group_id: Option<String>,
-    /// Msp customers (format: int32).
+    /// Format: int32.
     pub msp_customers: Option<i64>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7779,19 +7480,13 @@ impl PrivilegeGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApCountSummary {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<MspApCountSummary>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<MspSubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -7907,15 +7602,10 @@ impl QueryResponseApCountSummary {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Region {
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Link.
     pub link: Option<String>,
-    /// Current.
     pub current: Option<bool>,
-    /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8006,7 +7696,6 @@ impl Region {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResponseBov2 {
-    /// Data.
     pub data: Vec<super::common::ResponseBo>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8059,31 +7748,20 @@ impl ResponseBov2 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RoleObjectPermissions {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Entity instance ID.
     pub entity_instance_id: Option<String>,
-    /// Object type.
     pub object_type: Option<String>,
-    /// Tenant.
     pub tenant: Option<Tenant>,
-    /// Read.
     pub read: Option<bool>,
-    /// Update.
     pub update: Option<bool>,
-    /// Add.
     pub add: Option<bool>,
-    /// Delete.
     pub delete: Option<bool>,
-    /// Apply.
     pub apply: Option<bool>,
-    /// Conditions.
     pub conditions: Option<String>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8241,15 +7919,12 @@ impl RoleObjectPermissions {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Scope {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8340,95 +8015,61 @@ impl Scope {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Tenant {
-    /// ID.
     pub id: Option<String>,
-    /// Created date (format: date-time).
+    /// Format: date-time.
     pub created_date: Option<String>,
-    /// Updated date (format: date-time).
+    /// Format: date-time.
     pub updated_date: Option<String>,
-    /// Entitlement ID.
     pub entitlement_id: Option<String>,
-    /// External modified date (format: date-time).
+    /// Format: date-time.
     pub external_modified_date: Option<String>,
-    /// Maintenance state. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub maintenance_state: Option<bool>,
-    /// Maintenance date (format: date-time). Deprecated: The official description marks this field deprecated.
+    /// Format: date-time. Deprecated: The official description marks this field deprecated.
     pub maintenance_date: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// External ID.
     pub external_id: String,
-    /// Admins.
     pub admins: Option<Vec<Admin>>,
-    /// Notification recipients.
     pub notification_recipients: Option<Vec<NotificationRecipient>>,
-    /// Authentications.
     pub authentications: Option<Vec<Authentication>>,
-    /// Alm activated.
     pub alm_activated: Option<bool>,
-    /// Alm activation date (format: date-time).
+    /// Format: date-time.
     pub alm_activation_date: Option<String>,
-    /// Alm sys account ID.
     pub alm_sys_account_id: Option<String>,
-    /// Alm migration flag.
     pub alm_migration_flag: Option<bool>,
-    /// Alm migration date (format: date-time).
+    /// Format: date-time.
     pub alm_migration_date: Option<String>,
-    /// Account tier.
     pub account_tier: Option<String>,
-    /// Account vertical.
     pub account_vertical: Option<String>,
-    /// Obsolete.
     pub obsolete: Option<bool>,
-    /// Oem name.
     pub oem_name: Option<String>,
-    /// Upgrade group. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub upgrade_group: Option<String>,
-    /// Msp.
     pub msp: Option<Msp>,
-    /// Msp ec service dates.
     pub msp_ec_service_dates: Option<TenantMspEc>,
-    /// Tenant MFA.
     pub tenant_mfa: Option<TenantMfa>,
-    /// Service account.
     pub service_account: Option<bool>,
-    /// Msp ping org ID.
     pub msp_ping_org_id: Option<String>,
-    /// Aggregate notifications.
     pub aggregate_notifications: Option<bool>,
-    /// Excludeecfor aggregation.
     pub excludeecfor_aggregation: Option<bool>,
-    /// Ping migrated.
     pub ping_migrated: Option<bool>,
-    /// In maintenance.
     pub in_maintenance: Option<bool>,
-    /// Account.
     pub account: Option<Account>,
-    /// Extended trial.
     pub extended_trial: Option<bool>,
-    /// Property code.
     pub property_code: Option<String>,
-    /// Expiration enforcement.
     pub expiration_enforcement: Option<bool>,
-    /// Expiration enforcement date (format: date-time).
+    /// Format: date-time.
     pub expiration_enforcement_date: Option<String>,
-    /// Preferences. Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json, 03-05.json (an object), 06-08.json (JSON text, as tenant_management-0.3.0.yaml TenantDetailsDTO types it)).
+    /// Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json, 03-05.json (an object), 06-08.json (JSON text, as tenant_management-0.3.0.yaml TenantDetailsDTO types it)).
     pub preferences: Option<TenantPreferences>,
-    /// Is activated.
     pub is_activated: Option<bool>,
-    /// Ruckus user.
     pub ruckus_user: Option<bool>,
-    /// Delegations to.
     pub delegations_to: Option<Vec<Delegation>>,
-    /// Parent ID.
     pub parent_id: Option<String>,
-    /// Status.
     pub status: Option<TenantStatus>,
-    /// Tenant type.
     pub tenant_type: Option<TenantTenantType>,
-    /// Subscribes.
     pub subscribes: Option<String>,
-    /// Msp ec (may be null). Provenance: reference (payloads ui-fixtures/get_self_tenant/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_self_tenant/07.json).
     pub msp_ec: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -8840,31 +8481,18 @@ impl Tenant {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Tenant2 {
-    /// New idm ID.
     pub new_idm_id: Option<String>,
-    /// Var.
     pub var: Option<bool>,
-    /// Tenant name.
     pub tenant_name: Option<String>,
-    /// Enable MFA.
     pub enable_mfa: Option<String>,
-    /// Enable sa.
     pub enable_sa: Option<bool>,
-    /// Enable beta.
     pub enable_beta: Option<bool>,
-    /// Enable alpha.
     pub enable_alpha: Option<bool>,
-    /// Entitlement ID.
     pub entitlement_id: Option<String>,
-    /// Subscribes.
     pub subscribes: Option<String>,
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<String>,
-    /// User name.
     pub user_name: Option<String>,
-    /// Missing admin IDs.
     pub missing_admin_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9153,7 +8781,6 @@ impl TenantDelegationListItem {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantInviteVar {
-    /// Username.
     pub username: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9248,17 +8875,15 @@ pub struct TenantManagementPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// Pageable.
     pub pageable: Option<super::common::TenantPageableObject>,
-    /// Sort.
     pub sort: Option<super::common::TenantSortObject>,
-    /// Current page (may be null). Provenance: reference (payloads ui-fixtures/query_admins/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/03.json).
     pub current_page: Option<i64>,
-    /// Page number (may be null). Provenance: reference (payloads ui-fixtures/query_admins/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/01.json).
     pub page_number: Option<i64>,
-    /// Page size (may be null). Provenance: reference (payloads ui-fixtures/query_admins/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/01.json).
     pub page_size: Option<i64>,
-    /// Total count (may be null). Provenance: reference (payloads ui-fixtures/query_admins/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/01.json).
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9435,9 +9060,8 @@ impl TenantManagementPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantMfa {
-    /// MFA status.
     pub mfa_status: Option<String>,
-    /// Recovery codes. Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json, 03-05.json (a list), 06-08.json (JSON text, as tenant_management-0.3.0.yaml TenantMFA types it)).
+    /// Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json, 03-05.json (a list), 06-08.json (JSON text, as tenant_management-0.3.0.yaml TenantMFA types it)).
     pub recovery_codes: Option<MfaRecoveryCodes>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9504,11 +9128,10 @@ impl TenantMfa {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantMspEc {
-    /// Parent msp ID.
     pub parent_msp_id: Option<String>,
-    /// Service expiration date (format: date-time).
+    /// Format: date-time.
     pub service_expiration_date: Option<String>,
-    /// Service effective date (format: date-time).
+    /// Format: date-time.
     pub service_effective_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9583,19 +9206,14 @@ impl TenantMspEc {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantNotificationEndpoint {
-    /// ID.
     pub id: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Destination.
     pub destination: Option<String>,
-    /// Active.
     pub active: Option<bool>,
-    /// Status.
     pub status: Option<NotificationEndpointStatus>,
-    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
     pub created_date: Option<String>,
-    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/list_tenant_notification_recipients/01.json).
     pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9774,7 +9392,7 @@ pub type TenantPreferencesText = String;
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantPrivacyFeatureRequest {
-    /// Privacy features (max_items: 2147483647; min_items: 1).
+    /// Max_items: 2147483647; min_items: 1.
     pub privacy_features: Option<Vec<PrivacyFeature>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -9842,7 +9460,6 @@ impl TenantPrivacyFeatureRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantPrivacyFeatureResponse {
-    /// Privacy features.
     pub privacy_features: Option<Vec<PrivacyFeature>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -10056,15 +9673,15 @@ impl<'de> serde::Deserialize<'de> for TenantTenantType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateMspEcAdminRequest {
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: String,
-    /// User name (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub user_name: Option<String>,
-    /// Full name (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub full_name: Option<String>,
-    /// First name (may be null; max_length: 64; min_length: 0).
+    /// May be null; max_length: 64; min_length: 0.
     pub first_name: Option<String>,
-    /// Last name (may be null; max_length: 64; min_length: 0).
+    /// May be null; max_length: 64; min_length: 0.
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -10153,33 +9770,29 @@ impl UpdateMspEcAdminRequest {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateMspEcRequest {
-    /// Name (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub name: String,
-    /// Street address (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub street_address: Option<String>,
-    /// State (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub state: Option<String>,
-    /// Country (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub country: Option<String>,
-    /// Postal code (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub postal_code: Option<String>,
-    /// Phone number (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub phone_number: Option<String>,
-    /// Fax number (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub fax_number: Option<String>,
-    /// City (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub city: Option<String>,
-    /// Mapping URL (may be null; max_length: 255; min_length: 0).
+    /// May be null; max_length: 255; min_length: 0.
     pub mapping_url: Option<String>,
-    /// Service effective date.
     pub service_effective_date: String,
-    /// Service expiration date.
     pub service_expiration_date: String,
-    /// Licenses.
     pub licenses: Option<License>,
-    /// Tier.
     pub tier: Option<String>,
-    /// Privacy features (max_items: 1; min_items: 0).
+    /// Max_items: 1; min_items: 0.
     pub privacy_features: Option<Vec<PrivacyFeatureRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -10334,67 +9947,37 @@ impl UpdateMspEcRequest {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UserProfile {
-    /// Region.
     pub region: Option<String>,
-    /// Allowed regions.
     pub allowed_regions: Option<Vec<Region>>,
-    /// External ID.
     pub external_id: Option<String>,
-    /// Pver.
     pub pver: Option<String>,
-    /// Company name.
     pub company_name: Option<String>,
-    /// Delegated dogfood.
     pub delegated_dogfood: Option<bool>,
-    /// First name.
     pub first_name: Option<String>,
-    /// Last name.
     pub last_name: Option<String>,
-    /// Username.
     pub username: Option<String>,
-    /// Role. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub role: Option<String>,
-    /// Roles.
     pub roles: Option<Vec<String>>,
-    /// Detail level.
     pub detail_level: DetailLevel,
-    /// Date format.
     pub date_format: AdminDateFormat,
-    /// New date format.
     pub new_date_format: Option<String>,
-    /// Email.
     pub email: Option<String>,
-    /// Var.
     pub var: Option<bool>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Var tenant ID.
     pub var_tenant_id: Option<String>,
-    /// Admin ID.
     pub admin_id: Option<String>,
-    /// Support.
     pub support: Option<bool>,
-    /// Dogfood.
     pub dogfood: Option<bool>,
-    /// Edge beta.
     pub edge_beta: Option<String>,
-    /// Alpha status.
     pub alpha_status: Option<String>,
-    /// Phone number.
     pub phone_number: Option<String>,
-    /// Custom role name.
     pub custom_role_name: Option<String>,
-    /// Custom role type.
     pub custom_role_type: Option<String>,
-    /// Privilege group name.
     pub privilege_group_name: Option<String>,
-    /// Privilege group type.
     pub privilege_group_type: Option<String>,
-    /// Scopes.
     pub scopes: Option<Vec<String>>,
-    /// Preferred language.
     pub preferred_language: Option<String>,
-    /// Preferred notifications.
     pub preferred_notifications: Option<PreferredNotifications>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,9 +13,9 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelAntennaTypeSettings {
-    /// Model (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub model: Option<String>,
-    /// Antenna type (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_antenna_type_settings/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_model_antenna_type_settings/02.json).
     pub antenna_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -88,17 +88,15 @@ impl VenueApModelAntennaTypeSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelLanPortSettings {
-    /// Client isolation enabled (default: false).
+    /// Default: false.
     pub client_isolation_enabled: Option<bool>,
-    /// Client isolation settings.
     pub client_isolation_settings: Option<super::common::LanPortClientIsolationSettings>,
-    /// DHCP option 82 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_enabled: Option<bool>,
-    /// DHCP option 82 settings.
     pub dhcp_option82_settings: Option<super::common::DhcpOption82Settings>,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// Soft gre enabled (default: false).
+    /// Default: false.
     pub soft_gre_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -209,9 +207,9 @@ impl VenueApModelLanPortSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelLanPortSpecificSettings {
-    /// POE mode (may be null).
+    /// May be null.
     pub poe_mode: Option<super::common::LanPortSpecificSettingsPoeMode>,
-    /// POE out (default: false).
+    /// Default: false.
     pub poe_out: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -287,9 +285,9 @@ impl VenueApModelLanPortSpecificSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelUsbPortSettings {
-    /// Model (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub model: Option<String>,
-    /// Usb port enable (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_model_usb_port_settings/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_model_usb_port_settings/02.json).
     pub usb_port_enable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,9 +13,9 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApManagementTrafficVlanSettings {
-    /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
-    /// Venue AP management VLAN (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap_management_traffic_vlan_settings/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_management_traffic_vlan_settings/01.json).
     pub venue_ap_management_vlan: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -91,13 +91,12 @@ impl VenueApManagementTrafficVlanSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApMeshSettingsV1 {
-    /// Enabled (default: false).
+    /// Default: false.
     pub enabled: Option<bool>,
-    /// Passphrase (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Radio type (default: _5_GHz).
+    /// Default: _5_GHz.
     pub radio_type: Option<VenueApMeshSettingsV1RadioType>,
-    /// SSID.
     pub ssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -244,35 +243,33 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1RadioType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettingsV1 {
-    /// Allowed channels.
     pub allowed_channels: Option<
         Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
     >,
-    /// BSS min rate 6G (default: HE_MCS_0).
+    /// Default: HE_MCS_0.
     pub bss_min_rate6_g: Option<super::common::BssMinRate6G>,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
+    /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
+    /// Default: AUTO.
     pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
-    /// Enable afc (default: false).
+    /// Default: false.
     pub enable_afc: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
+    /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Method (default: CHANNELFLY).
+    /// Default: CHANNELFLY.
     pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
-    /// Mgmt tx rate 6G (default: _6).
+    /// Default: _6.
     pub mgmt_tx_rate6_g: Option<super::common::MgmtTxRate6G>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; minimum: 1).
+    /// Default: 1; format: int32; minimum: 1.
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
+    /// Default: 1; format: int32; maximum: 100; minimum: 1.
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Scan interval (default: 10; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 10; format: int32; maximum: 65535; minimum: 1.
     pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
+    /// Default: MAX.
     pub tx_power: Option<super::common::TxPower>,
-    /// Venue height.
     pub venue_height: Option<super::common::VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -478,13 +475,9 @@ impl VenueApRadio6GHzSettingsV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioSettingsV1 {
-    /// Radio params 24G.
     pub radio_params24_g: Option<super::common::VenueApRadio24GHzSettings>,
-    /// Radio params 50G.
     pub radio_params50_g: Option<super::common::VenueApRadio5GHzSettings>,
-    /// Radio params 6G.
     pub radio_params6_g: Option<VenueApRadio6GHzSettingsV1>,
-    /// Radio params dual 5G.
     pub radio_params_dual5_g: Option<super::common::VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -582,7 +575,7 @@ impl VenueApRadioSettingsV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApTlsKeyEnhancedModeSettings {
-    /// TLS key enhanced mode enabled (default: false).
+    /// Default: false.
     pub tls_key_enhanced_mode_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

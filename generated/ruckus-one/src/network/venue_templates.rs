@@ -13,53 +13,29 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaSetting {
-    /// ID.
     pub id: Option<String>,
-    /// Authn enabled SSH.
     pub authn_enabled_ssh: Option<bool>,
-    /// Authn first pref.
     pub authn_first_pref: Option<String>,
-    /// Authn second pref.
     pub authn_second_pref: Option<String>,
-    /// Authn third pref.
     pub authn_third_pref: Option<String>,
-    /// Authn fourth pref.
     pub authn_fourth_pref: Option<String>,
-    /// Authz enabled command.
     pub authz_enabled_command: Option<bool>,
-    /// Authz enabled exec.
     pub authz_enabled_exec: Option<bool>,
-    /// Authz commons level.
     pub authz_commons_level: Option<String>,
-    /// Authz commons first server.
     pub authz_commons_first_server: Option<String>,
-    /// Authz commons second server.
     pub authz_commons_second_server: Option<String>,
-    /// Authz commons third server.
     pub authz_commons_third_server: Option<String>,
-    /// Authz exec first server.
     pub authz_exec_first_server: Option<String>,
-    /// Authz exec second server.
     pub authz_exec_second_server: Option<String>,
-    /// Authz exec third server.
     pub authz_exec_third_server: Option<String>,
-    /// Acct enabled command.
     pub acct_enabled_command: Option<bool>,
-    /// Acct enabled exec.
     pub acct_enabled_exec: Option<bool>,
-    /// Acct commons level.
     pub acct_commons_level: Option<String>,
-    /// Acct commons first server.
     pub acct_commons_first_server: Option<String>,
-    /// Acct commons second server.
     pub acct_commons_second_server: Option<String>,
-    /// Acct commons third server.
     pub acct_commons_third_server: Option<String>,
-    /// Acct exec first server.
     pub acct_exec_first_server: Option<String>,
-    /// Acct exec second server.
     pub acct_exec_second_server: Option<String>,
-    /// Acct exec third server.
     pub acct_exec_third_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -302,7 +278,6 @@ impl AaaSetting {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplyRequest {
-    /// Overrides.
     pub overrides: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -361,7 +336,6 @@ impl ApplyRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplyTemplateResponse {
-    /// Request ID.
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -423,9 +397,7 @@ impl ApplyTemplateResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DiffData {
-    /// Path.
     pub path: Option<String>,
-    /// Data.
     pub data: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -492,9 +464,7 @@ impl DiffData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DiffReport {
-    /// Diff name.
     pub diff_name: Option<String>,
-    /// Diff data.
     pub diff_data: Option<Vec<DiffData>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -561,9 +531,7 @@ impl DiffReport {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DriftInstance {
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Instance ID.
     pub instance_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -630,11 +598,8 @@ impl DriftInstance {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DriftInstanceResponse {
-    /// Data.
     pub data: Option<Vec<DriftInstance>>,
-    /// Page.
     pub page: Option<i64>,
-    /// Total count.
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -712,7 +677,6 @@ impl DriftInstanceResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnforceRequest {
-    /// Is enforced.
     pub is_enforced: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -771,45 +735,25 @@ impl EnforceRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HierarchyNode {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Template type.
     pub template_type: Option<HierarchyNodeTemplateType>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Template context.
     pub template_context: Option<String>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Created by.
     pub created_by: Option<String>,
-    /// Created on.
     pub created_on: Option<i64>,
-    /// Last modified.
     pub last_modified: Option<i64>,
-    /// Last applied.
     pub last_applied: Option<i64>,
-    /// Authorization token.
     pub authorization_token: Option<String>,
-    /// Version.
     pub version: Option<i64>,
-    /// Drift status.
     pub drift_status: Option<String>,
-    /// Is enforced.
     pub is_enforced: Option<bool>,
-    /// Type.
     pub type_: Option<String>,
-    /// Applied on ec tenants.
     pub applied_on_ec_tenants: Option<Vec<String>>,
-    /// Applied on instances.
     pub applied_on_instances: Option<Vec<String>>,
-    /// Parent ID.
     pub parent_id: Option<String>,
-    /// Children.
     pub children: Option<Vec<HierarchyNode>>,
-    /// Supports children.
     pub supports_children: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1170,17 +1114,13 @@ impl<'de> serde::Deserialize<'de> for HierarchyNodeTemplateType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HierarchyQueryResponse {
-    /// Fields.
     pub fields: Option<serde_json::Value>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<HierarchyNode>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1282,35 +1222,20 @@ impl HierarchyQueryResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TemplateData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Applied on tenants.
     pub applied_on_tenants: Option<Vec<String>>,
-    /// Tags.
     pub tags: Option<String>,
-    /// Created by.
     pub created_by: Option<String>,
-    /// Created on.
     pub created_on: Option<i64>,
-    /// Last modified.
     pub last_modified: Option<i64>,
-    /// Last applied.
     pub last_applied: Option<i64>,
-    /// Version.
     pub version: Option<i64>,
-    /// Drift status.
     pub drift_status: Option<String>,
-    /// Is enforced.
     pub is_enforced: Option<bool>,
-    /// Template context.
     pub template_context: Option<String>,
-    /// Applied on instances.
     pub applied_on_instances: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1545,17 +1470,11 @@ impl TemplateInstanceQuery {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateVenueSettingBo {
-    /// ID.
     pub id: Option<String>,
-    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1654,17 +1573,11 @@ impl UpdateVenueSettingBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplate {
-    /// ID.
     pub id: Option<String>,
-    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1763,9 +1676,7 @@ impl VenueTemplate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplateAaaServerResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<VenueTemplateAaaServerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1841,27 +1752,20 @@ impl VenueTemplateAaaServerResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplateAaaServerView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Username.
     pub username: Option<String>,
-    /// Password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Purpose.
     pub purpose: Option<super::common::AaaServerPurpose>,
-    /// Level.
     pub level: Option<super::common::AaaServerLevel>,
-    /// Server type.
     pub server_type: Option<super::common::ServerType>,
-    /// Secret (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// IP.
     pub ip: Option<String>,
-    /// Acct port (format: int32).
+    /// Format: int32.
     pub acct_port: Option<i64>,
-    /// Auth port (format: int32).
+    /// Format: int32.
     pub auth_port: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2015,25 +1919,15 @@ impl VenueTemplateAaaServerView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplateView {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// CLI applied.
     pub cli_applied: Option<bool>,
-    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
-    /// Switch profile IDs.
     pub switch_profile_ids: Option<Vec<String>>,
-    /// Switch CLI profile IDs.
     pub switch_cli_profile_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2164,25 +2058,19 @@ impl VenueTemplateView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VenueTemplateView2 {
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// Address.
     pub address: super::common::VenueAddress,
-    /// Tags.
     pub tags: Option<Vec<String>>,
-    /// Is template.
     pub is_template: Option<bool>,
-    /// Template version.
     pub template_version: Option<i64>,
-    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/get_venue_template/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_template/01.json).
     pub created_date: Option<String>,
-    /// Floor plans (may be null). Provenance: reference (payloads ui-fixtures/get_venue_template/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_template/01.json).
     pub floor_plans: Option<Vec<serde_json::Value>>,
-    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/get_venue_template/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_template/01.json).
     pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2303,29 +2191,18 @@ impl VenueTemplateView2 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// Switch login username.
     pub switch_login_username: Option<String>,
-    /// Switch login password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub switch_login_password: Option<ruckus_one_runtime::Secret>,
-    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// CLI applied.
     pub cli_applied: Option<bool>,
-    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
-    /// Switch profile IDs.
     pub switch_profile_ids: Option<Vec<String>>,
-    /// Switch CLI profile IDs.
     pub switch_cli_profile_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,15 +13,13 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VenueLanPort {
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// Port ID.
     pub port_id: Option<String>,
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<VenueLanPortType>,
-    /// Untag ID (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub untag_id: i64,
-    /// VLAN members.
     pub vlan_members: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -161,13 +159,12 @@ impl<'de> serde::Deserialize<'de> for VenueLanPortType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiVenueApModelLanPortSettings {
-    /// LAN ports.
     pub lan_ports: Option<Vec<VenueLanPort>>,
-    /// Model (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub model: Option<String>,
-    /// POE mode (may be null).
+    /// May be null.
     pub poe_mode: Option<super::common::LanPortSpecificSettingsPoeMode>,
-    /// POE out (default: false).
+    /// Default: false.
     pub poe_out: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -25,67 +25,67 @@ pub struct AccessPoint {
     ///
     /// Wire name `tags`; `array<string>`; optional.
     pub tags: Option<Vec<String>>,
-    /// Description (max_length: 180; min_length: 0). Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    /// Max_length: 180; min_length: 0. Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
     pub description: Option<String>,
-    /// Device gps. Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
     pub device_gps: Option<super::common::DeviceGps>,
-    /// Login password (secret: redacted in `Debug`). Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    /// Secret: redacted in `Debug`. Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
     pub login_password: Option<ruckus_one_runtime::Secret>,
-    /// Model (default: null; max_length: 64; min_length: 0). Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    /// Default: null; max_length: 64; min_length: 0. Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
     pub model: Option<String>,
-    /// Name. Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
     pub name: Option<String>,
-    /// AP group ID (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
     pub ap_group_id: Option<String>,
-    /// AP password (may be null; secret: redacted in `Debug`). Provenance: reference (payloads ui-fixtures/get_venue_ap/03.json).
+    /// May be null; secret: redacted in `Debug`. Provenance: reference (payloads ui-fixtures/get_venue_ap/03.json).
     pub ap_password: Option<ruckus_one_runtime::Secret>,
-    /// Bonjour gateway (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
     pub bonjour_gateway: Option<serde_json::Value>,
-    /// Client count (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
     pub client_count: Option<i64>,
-    /// Data (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/01.json).
     pub data: Option<serde_json::Value>,
-    /// External IP (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
     pub external_ip: Option<String>,
-    /// Firmware (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
     pub firmware: Option<String>,
-    /// Global access port untagged ID enabled (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
     pub global_access_port_untagged_id_enabled: Option<bool>,
-    /// Indoor model (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
     pub indoor_model: Option<bool>,
-    /// IP (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
     pub ip: Option<String>,
-    /// Last contacted (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
     pub last_contacted: Option<String>,
-    /// Last updated (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
     pub last_updated: Option<String>,
-    /// MAC (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
     pub mac: Option<String>,
-    /// Mesh role (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
     pub mesh_role: Option<String>,
-    /// POE mode (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
     pub poe_mode: Option<String>,
-    /// POE out (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
     pub poe_out: Option<bool>,
-    /// POE out mode (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
     pub poe_out_mode: Option<String>,
-    /// Position (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/04.json).
     pub position: Option<serde_json::Value>,
-    /// Radio (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
     pub radio: Option<serde_json::Value>,
-    /// Serial number (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
     pub serial_number: Option<String>,
-    /// Soft deleted (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
     pub soft_deleted: Option<bool>,
-    /// State (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
     pub state: Option<String>,
-    /// Sub state (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
     pub sub_state: Option<String>,
-    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
     pub updated_date: Option<String>,
-    /// Uptime seconds (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
     pub uptime_seconds: Option<i64>,
-    /// Venue ID (may be null). Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -427,17 +427,12 @@ impl AccessPoint {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AfcStatus {
-    /// Afc state.
     pub afc_state: Option<String>,
-    /// Available channels.
     pub available_channels: Option<Vec<i64>>,
-    /// Geo location source.
     pub geo_location_source: Option<String>,
-    /// Has geo location.
     pub has_geo_location: Option<bool>,
-    /// Max power (format: int32).
+    /// Format: int32.
     pub max_power: Option<i64>,
-    /// Power state.
     pub power_state: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -609,7 +604,7 @@ impl ApBssColoring {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApClient {
-    /// Status (may be null).
+    /// May be null.
     pub status: Option<ApClientStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -828,49 +823,31 @@ impl ApClientAdmissionControl {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApClientQueryData {
-    /// Model name.
     pub model_name: Option<String>,
-    /// Device type.
     pub device_type: Option<String>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// OS type.
     pub os_type: Option<String>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Username.
     pub username: Option<String>,
-    /// Hostname.
     pub hostname: Option<String>,
-    /// Authentication status (format: int32).
+    /// Format: int32.
     pub authentication_status: Option<i64>,
-    /// Wifi calling enabled.
     pub wifi_calling_enabled: Option<bool>,
-    /// MLD MAC address.
     pub mld_mac_address: Option<String>,
-    /// Band.
     pub band: Option<String>,
-    /// CPE MAC address.
     pub cpe_mac_address: Option<String>,
-    /// Connected time (format: date-time).
+    /// Format: date-time.
     pub connected_time: Option<String>,
-    /// Last updated time (format: date-time).
+    /// Format: date-time.
     pub last_updated_time: Option<String>,
-    /// Venue information.
     pub venue_information: Option<VenueInformation>,
-    /// AP information.
     pub ap_information: Option<ApInformation>,
-    /// Network information.
     pub network_information: Option<NetworkInformation>,
-    /// Signal status.
     pub signal_status: Option<SignalStatus>,
-    /// Radio status.
     pub radio_status: Option<RadioStatus>,
-    /// Wifi calling status.
     pub wifi_calling_status: Option<WifiCallingStatus>,
-    /// Traffic status.
     pub traffic_status: Option<TrafficStatus>,
-    /// Identity ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_clients/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_clients/05.json).
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1166,7 +1143,7 @@ pub struct ApCompatibilityPage {
     ///
     /// Wire name `totalCount`; `integer`; optional.
     pub total_count: Option<i64>,
-    /// AP compatibilities (may be null). Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/01.json).
     pub ap_compatibilities: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1255,9 +1232,8 @@ impl ApCompatibilityPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDiagnosisCommand {
-    /// Target host.
     pub target_host: Option<String>,
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<ApDiagnosisCommandType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1324,7 +1300,6 @@ impl ApDiagnosisCommand {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDiagnosisCommandResponse {
-    /// Response.
     pub response: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1386,9 +1361,7 @@ impl ApDiagnosisCommandResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDiagnosisCommandResponseOperationResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<ApDiagnosisCommandResponse>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1524,9 +1497,9 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApFloorPosition {
-    /// X percent (default: 0; format: float; maximum: 100; minimum: 0).
+    /// Default: 0; format: float; maximum: 100; minimum: 0.
     pub x_percent: Option<f64>,
-    /// Y percent (default: 0; format: float; maximum: 100; minimum: 0).
+    /// Default: 0; format: float; maximum: 100; minimum: 0.
     pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1593,15 +1566,12 @@ impl ApFloorPosition {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApGroup {
-    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<ApSerialNumber>>,
-    /// Description (max_length: 180; min_length: 2).
+    /// Max_length: 180; min_length: 2.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: String,
-    /// Venue ID. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1690,13 +1660,9 @@ impl ApGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApInformation {
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// Bssid.
     pub bssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1779,21 +1745,18 @@ impl ApInformation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLanPortSettings {
-    /// Client isolation enabled (default: false).
+    /// Default: false.
     pub client_isolation_enabled: Option<bool>,
-    /// Client isolation settings.
     pub client_isolation_settings: Option<super::common::LanPortClientIsolationSettings>,
-    /// DHCP option 82 enabled (default: false).
+    /// Default: false.
     pub dhcp_option82_enabled: Option<bool>,
-    /// DHCP option 82 settings.
     pub dhcp_option82_settings: Option<super::common::DhcpOption82Settings>,
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// Overwrite untag ID (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub overwrite_untag_id: Option<i64>,
-    /// Overwrite VLAN members.
     pub overwrite_vlan_members: Option<String>,
-    /// Soft gre enabled (default: false).
+    /// Default: false.
     pub soft_gre_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1914,61 +1877,35 @@ impl ApLanPortSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLldpNeighbor {
-    /// Detected time (format: date-time).
+    /// Format: date-time.
     pub detected_time: Option<String>,
-    /// LLDP adv.
     pub lldp_adv: Option<String>,
-    /// LLDP capability.
     pub lldp_capability: Option<String>,
-    /// LLDP chassis ID.
     pub lldp_chassis_id: Option<String>,
-    /// LLDP class.
     pub lldp_class: Option<String>,
-    /// LLDP device type.
     pub lldp_device_type: Option<String>,
-    /// LLDP interface.
     pub lldp_interface: Option<String>,
-    /// LLDP MAU oper type.
     pub lldp_mau_oper_type: Option<String>,
-    /// LLDP MDI power.
     pub lldp_mdi_power: Option<String>,
-    /// LLDP MFS.
     pub lldp_mfs: Option<String>,
-    /// LLDP mgmt IP.
     pub lldp_mgmt_ip: Option<String>,
-    /// LLDP PD req power val.
     pub lldp_pd_req_power_val: Option<String>,
-    /// LLDP PMD auto neg.
     pub lldp_pmd_auto_neg: Option<String>,
-    /// LLDP PSE alloc power val.
     pub lldp_pse_alloc_power_val: Option<String>,
-    /// LLDP port desc.
     pub lldp_port_desc: Option<String>,
-    /// LLDP port ID.
     pub lldp_port_id: Option<String>,
-    /// LLDP power pairs.
     pub lldp_power_pairs: Option<String>,
-    /// LLDP power priority.
     pub lldp_power_priority: Option<String>,
-    /// LLDP power source.
     pub lldp_power_source: Option<String>,
-    /// LLDP power type.
     pub lldp_power_type: Option<String>,
-    /// LLDP RID.
     pub lldp_rid: Option<String>,
-    /// LLDP sys desc.
     pub lldp_sys_desc: Option<String>,
-    /// LLDP sys name.
     pub lldp_sys_name: Option<String>,
-    /// LLDP time.
     pub lldp_time: Option<String>,
-    /// LLDP UPOE.
     pub lldp_upoe: Option<String>,
-    /// LLDP via.
     pub lldp_via: Option<String>,
-    /// Neighbor managed (default: false).
+    /// Default: false.
     pub neighbor_managed: Option<bool>,
-    /// Neighbor serial number.
     pub neighbor_serial_number: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2243,9 +2180,8 @@ impl ApLldpNeighbor {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLogs {
-    /// File URL.
     pub file_url: Option<String>,
-    /// File URL (may be null). Provenance: reference (payloads ui-fixtures/get_ap_logs/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_logs/01.json).
     pub file_url_2: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2328,7 +2264,7 @@ pub struct ApNeighborPage {
     ///
     /// Wire name `totalPages`; `integer`; optional.
     pub total_pages: Option<i64>,
-    /// Detected time (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub detected_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2566,9 +2502,9 @@ impl<'de> serde::Deserialize<'de> for ApNeighborRow {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApNeighbors {
-    /// Status (may be null).
+    /// May be null.
     pub status: Option<ApNeighborsStatus>,
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<ApNeighborsType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2741,15 +2677,12 @@ impl<'de> serde::Deserialize<'de> for ApNeighborsType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApPacketAction {
-    /// Action (may be null).
+    /// May be null.
     pub action: Option<ApPacketActionAction>,
-    /// Capture interface (may be null).
+    /// May be null.
     pub capture_interface: Option<ApPacketActionCaptureInterface>,
-    /// Frame type filter.
     pub frame_type_filter: Option<Vec<ApPacketActionFrameTypeFilter>>,
-    /// MAC address filter.
     pub mac_address_filter: Option<String>,
-    /// Session ID.
     pub session_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3059,15 +2992,11 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionFrameTypeFilter {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApPackets {
-    /// Error msg.
     pub error_msg: Option<String>,
-    /// File name.
     pub file_name: Option<String>,
-    /// File URL.
     pub file_url: Option<String>,
-    /// Session ID.
     pub session_id: Option<String>,
-    /// State (may be null).
+    /// May be null.
     pub state: Option<ApPacketsState>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3245,15 +3174,14 @@ impl<'de> serde::Deserialize<'de> for ApPacketsState {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApPictures {
-    /// ID (default: null; max_length: 64; min_length: 0).
+    /// Default: null; max_length: 64; min_length: 0.
     pub id: Option<String>,
-    /// Name (default: null; max_length: 1024; min_length: 0).
+    /// Default: null; max_length: 1024; min_length: 0.
     pub name: Option<String>,
-    /// URL.
     pub url: Option<String>,
-    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/get_ap_picture/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_picture/01.json).
     pub created_date: Option<String>,
-    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/get_ap_picture/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_picture/01.json).
     pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3344,85 +3272,73 @@ impl ApPictures {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRfNeighbor {
-    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// Channel 24G.
     pub channel24_g: Option<String>,
-    /// Channel 5G.
     pub channel5_g: Option<String>,
-    /// Channel 6G.
     pub channel6_g: Option<String>,
-    /// Detected time (format: date-time).
+    /// Format: date-time.
     pub detected_time: Option<String>,
-    /// Device name.
     pub device_name: Option<String>,
-    /// IP.
     pub ip: Option<String>,
-    /// Model.
     pub model: Option<String>,
-    /// SNR 24G.
     pub snr24_g: Option<String>,
-    /// SNR 5G.
     pub snr5_g: Option<String>,
-    /// SNR 6G.
     pub snr6_g: Option<String>,
-    /// Status.
     pub status: Option<String>,
-    /// Venue name.
     pub venue_name: Option<String>,
-    /// LLDP adv (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_adv: Option<String>,
-    /// LLDP capability (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_capability: Option<String>,
-    /// LLDP chassis ID (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_chassis_id: Option<String>,
-    /// LLDP class (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_class: Option<String>,
-    /// LLDP device type (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_device_type: Option<serde_json::Value>,
-    /// LLDP interface (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_interface: Option<String>,
-    /// LLDP MAU oper type (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_mau_oper_type: Option<String>,
-    /// LLDP MDI power (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_mdi_power: Option<serde_json::Value>,
-    /// LLDP MFS (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_mfs: Option<serde_json::Value>,
-    /// LLDP mgmt IP (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_mgmt_ip: Option<String>,
-    /// LLDP PD req power val (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_pd_req_power_val: Option<i64>,
-    /// LLDP PMD auto neg (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_pmd_auto_neg: Option<String>,
-    /// LLDP PSE alloc power val (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_pse_alloc_power_val: Option<serde_json::Value>,
-    /// LLDP port desc (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_port_desc: Option<String>,
-    /// LLDP port ID (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_port_id: Option<String>,
-    /// LLDP power pairs (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_power_pairs: Option<serde_json::Value>,
-    /// LLDP power priority (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_power_priority: Option<serde_json::Value>,
-    /// LLDP power source (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_power_source: Option<serde_json::Value>,
-    /// LLDP power type (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_power_type: Option<i64>,
-    /// LLDP RID (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_rid: Option<String>,
-    /// LLDP sys desc (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_sys_desc: Option<String>,
-    /// LLDP sys name (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_sys_name: Option<String>,
-    /// LLDP time (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_time: Option<String>,
-    /// LLDP UPOE (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_upoe: Option<String>,
-    /// LLDP via (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub lldp_via: Option<String>,
-    /// Neighbor managed (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub neighbor_managed: Option<bool>,
-    /// Neighbor serial number (may be null). Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
     pub neighbor_serial_number: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3802,11 +3718,10 @@ impl ApRfNeighbor {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApSerialNumber {
-    /// Serial number.
     pub serial_number: String,
-    /// Soft deleted (default: false).
+    /// Default: false.
     pub soft_deleted: Option<bool>,
-    /// Soft deleted date (format: date-time).
+    /// Format: date-time.
     pub soft_deleted_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3876,7 +3791,7 @@ impl ApSerialNumber {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApSystemCommand {
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<ApSystemCommandType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3990,13 +3905,10 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommandType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApsImportResults {
-    /// Download URL.
     pub download_url: Option<String>,
-    /// Errors.
     pub errors: Option<Vec<ImportError>>,
-    /// File error count (format: int32).
+    /// Format: int32.
     pub file_error_count: Option<i64>,
-    /// Operation request ID.
     pub operation_request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4079,53 +3991,36 @@ impl ApsImportResults {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CellularStatus {
-    /// Active sim.
     pub active_sim: Option<String>,
-    /// Imei.
     pub imei: Option<String>,
-    /// Lte firmware.
     pub lte_firmware: Option<String>,
-    /// Country.
     pub country: Option<String>,
-    /// Operator.
     pub operator: Option<String>,
-    /// Connection status.
     pub connection_status: Option<String>,
-    /// Connection channel (format: int32).
+    /// Format: int32.
     pub connection_channel: Option<i64>,
-    /// Rf band.
     pub rf_band: Option<String>,
-    /// WAN interface.
     pub wan_interface: Option<String>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Netmask.
     pub netmask: Option<String>,
-    /// Gateway.
     pub gateway: Option<String>,
-    /// Roaming status.
     pub roaming_status: Option<String>,
-    /// Radio uptime (format: int32).
+    /// Format: int32.
     pub radio_uptime: Option<i64>,
-    /// Uplink bandwidth.
     pub uplink_bandwidth: Option<String>,
-    /// Downlink bandwidth.
     pub downlink_bandwidth: Option<String>,
-    /// Signal strength.
     pub signal_strength: Option<String>,
-    /// Ecio (format: int32).
+    /// Format: int32.
     pub ecio: Option<i64>,
-    /// Rscp (format: int32).
+    /// Format: int32.
     pub rscp: Option<i64>,
-    /// Rsrp (format: int32).
+    /// Format: int32.
     pub rsrp: Option<i64>,
-    /// Rsrq (format: int32).
+    /// Format: int32.
     pub rsrq: Option<i64>,
-    /// Sinr (format: int32).
+    /// Format: int32.
     pub sinr: Option<i64>,
-    /// Primary sim status.
     pub primary_sim_status: Option<SimStatus>,
-    /// Secondary sim status.
     pub secondary_sim_status: Option<SimStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4452,11 +4347,10 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FloorPosition {
-    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// X percent (format: float).
+    /// Format: float.
     pub x_percent: Option<f64>,
-    /// Y percent (format: float).
+    /// Format: float.
     pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4531,9 +4425,8 @@ impl FloorPosition {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ImportError {
-    /// Code (format: int32).
+    /// Format: int32.
     pub code: Option<i64>,
-    /// Description.
     pub description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4600,9 +4493,7 @@ impl ImportError {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LanPortStatus {
-    /// ID.
     pub id: Option<String>,
-    /// Physical link.
     pub physical_link: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4669,9 +4560,7 @@ impl LanPortStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LbsStatus {
-    /// Management connected.
     pub management_connected: Option<bool>,
-    /// Server connected.
     pub server_connected: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4738,9 +4627,8 @@ impl LbsStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MeshLinkStatus {
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// RSSI (format: int32).
+    /// Format: int32.
     pub rssi: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4807,9 +4695,8 @@ impl MeshLinkStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MeshNeighbor {
-    /// RSSI (format: int32).
+    /// Format: int32.
     pub rssi: Option<i64>,
-    /// MAC address.
     pub mac_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4876,9 +4763,8 @@ impl MeshNeighbor {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MeshRadioStatus {
-    /// Channel (format: int32).
+    /// Format: int32.
     pub channel: Option<i64>,
-    /// Band.
     pub band: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -4945,15 +4831,11 @@ impl MeshRadioStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MeshStatus {
-    /// Neighbors.
     pub neighbors: Option<Vec<MeshNeighbor>>,
-    /// Hop count (format: int32).
+    /// Format: int32.
     pub hop_count: Option<i64>,
-    /// Uplinks.
     pub uplinks: Option<Vec<MeshLinkStatus>>,
-    /// Downlinks.
     pub downlinks: Option<Vec<MeshLinkStatus>>,
-    /// Radios.
     pub radios: Option<Vec<MeshRadioStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5044,19 +4926,14 @@ impl MeshStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkInformation {
-    /// ID.
     pub id: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// SSID.
     pub ssid: Option<String>,
-    /// Encryption method.
     pub encryption_method: Option<String>,
-    /// Authentication method.
     pub authentication_method: Option<String>,
-    /// VLAN (format: int32).
+    /// Format: int32.
     pub vlan: Option<i64>,
-    /// Vni (format: int32).
+    /// Format: int32.
     pub vni: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5163,21 +5040,14 @@ impl NetworkInformation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkStatus {
-    /// IP address.
     pub ip_address: Option<String>,
-    /// External IP address.
     pub external_ip_address: Option<String>,
-    /// IP address type.
     pub ip_address_type: Option<String>,
-    /// Netmask.
     pub netmask: Option<String>,
-    /// Gateway.
     pub gateway: Option<String>,
-    /// Primary DNS server.
     pub primary_dns_server: Option<String>,
-    /// Secondary DNS server.
     pub secondary_dns_server: Option<String>,
-    /// Management traffic VLAN (format: int32).
+    /// Format: int32.
     pub management_traffic_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5292,19 +5162,13 @@ impl NetworkStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApClientQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<ApClientQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5420,19 +5284,18 @@ impl QueryResponseApClientQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadioStatus {
-    /// Type.
     pub type_: Option<String>,
-    /// Channel (format: int32).
+    /// Format: int32.
     pub channel: Option<i64>,
-    /// Band (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub band: Option<String>,
-    /// Channel bandwidth (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub channel_bandwidth: Option<String>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub id: Option<i64>,
-    /// RSSI (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub rssi: Option<i64>,
-    /// Transmitter power (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub transmitter_power: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5539,15 +5402,13 @@ impl RadioStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SignalStatus {
-    /// SNR (format: int32).
+    /// Format: int32.
     pub snr: Option<i64>,
-    /// RSSI (format: int32).
+    /// Format: int32.
     pub rssi: Option<i64>,
-    /// Noise floor (format: int32).
+    /// Format: int32.
     pub noise_floor: Option<i64>,
-    /// Health.
     pub health: Option<String>,
-    /// Health description.
     pub health_description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5638,21 +5499,17 @@ impl SignalStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SimStatus {
-    /// Iccid.
     pub iccid: Option<String>,
-    /// Imsi.
     pub imsi: Option<String>,
-    /// Tx bytes.
     pub tx_bytes: Option<i64>,
-    /// Rx bytes.
     pub rx_bytes: Option<i64>,
-    /// Card removal count (format: int32).
+    /// Format: int32.
     pub card_removal_count: Option<i64>,
-    /// DHCP timeout count (format: int32).
+    /// Format: int32.
     pub dhcp_timeout_count: Option<i64>,
-    /// Network lost count (format: int32).
+    /// Format: int32.
     pub network_lost_count: Option<i64>,
-    /// Switch count (format: int32).
+    /// Format: int32.
     pub switch_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5767,17 +5624,11 @@ impl SimStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrafficStatus {
-    /// Traffic to client.
     pub traffic_to_client: Option<i64>,
-    /// Traffic from client.
     pub traffic_from_client: Option<i64>,
-    /// Packets to client.
     pub packets_to_client: Option<i64>,
-    /// Packets from client.
     pub packets_from_client: Option<i64>,
-    /// Frames dropped.
     pub frames_dropped: Option<i64>,
-    /// Total traffic.
     pub total_traffic: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5876,13 +5727,10 @@ impl TrafficStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApAvailableLteBands {
-    /// Band 3G.
     pub band3_g: Option<Vec<String>>,
-    /// Band 4G.
     pub band4_g: Option<Vec<String>>,
-    /// Country codes.
     pub country_codes: Option<Vec<String>>,
-    /// Region (may be null).
+    /// May be null.
     pub region: Option<super::common::LteBandLockChannelRegion>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -5971,85 +5819,61 @@ impl VenueApAvailableLteBands {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRow {
-    /// Serial number.
     pub serial_number: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// AP group ID.
     pub ap_group_id: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// Tags.
     pub tags: Option<Vec<String>>,
-    /// Model.
     pub model: Option<String>,
-    /// Support secure boot.
     pub support_secure_boot: Option<bool>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// Firmware version.
     pub firmware_version: Option<String>,
-    /// Uptime.
     pub uptime: Option<i64>,
-    /// Last updated time (format: date-time).
+    /// Format: date-time.
     pub last_updated_time: Option<String>,
-    /// Last seen time (format: date-time).
+    /// Format: date-time.
     pub last_seen_time: Option<String>,
-    /// Status severity.
     pub status_severity: Option<String>,
-    /// Status.
     pub status: Option<String>,
-    /// Mesh enabled.
     pub mesh_enabled: Option<bool>,
-    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// Client count (format: int32).
+    /// Format: int32.
     pub client_count: Option<i64>,
-    /// Network status.
     pub network_status: Option<NetworkStatus>,
-    /// LAN port statuses.
     pub lan_port_statuses: Option<Vec<LanPortStatus>>,
-    /// Radio statuses.
     pub radio_statuses: Option<Vec<RadioStatus>>,
-    /// Afc status.
     pub afc_status: Option<AfcStatus>,
-    /// Mesh status.
     pub mesh_status: Option<MeshStatus>,
-    /// Cellular status.
     pub cellular_status: Option<CellularStatus>,
-    /// Health status.
     pub health_status: Option<VenueApRowHealthStatus>,
-    /// Floor position.
     pub floor_position: Option<FloorPosition>,
-    /// Lbs status.
     pub lbs_status: Option<LbsStatus>,
-    /// AP MAC (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
     pub ap_mac: Option<String>,
-    /// Clients (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
     pub clients: Option<i64>,
-    /// Device group ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
     pub device_group_id: Option<String>,
-    /// Device group name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
     pub device_group_name: Option<String>,
-    /// Device status (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
     pub device_status: Option<String>,
-    /// Fw version (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/04.json).
     pub fw_version: Option<String>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/22.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/22.json).
     pub id: Option<String>,
-    /// Members (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
     pub members: Option<Vec<serde_json::Value>>,
-    /// POE port (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub poe_port: Option<String>,
-    /// POE port status (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub poe_port_status: Option<String>,
-    /// Power saving status (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub power_saving_status: Option<String>,
-    /// Root (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
     pub root: Option<serde_json::Value>,
-    /// Venue name (may be null). Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
     pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6493,9 +6317,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowHealthStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueInformation {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6562,15 +6384,10 @@ impl VenueInformation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiCallingStatus {
-    /// Carrier name.
     pub carrier_name: Option<String>,
-    /// QOS priority.
     pub qos_priority: Option<String>,
-    /// Traffic from client.
     pub traffic_from_client: Option<i64>,
-    /// Traffic to client.
     pub traffic_to_client: Option<i64>,
-    /// Total traffic.
     pub total_traffic: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6661,17 +6478,11 @@ impl WifiCallingStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiDhcpClientLease {
-    /// DHCP pool name.
     pub dhcp_pool_name: Option<String>,
-    /// Hostname.
     pub hostname: Option<String>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Lease expiration.
     pub lease_expiration: Option<String>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// Status.
     pub status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -6770,7 +6581,6 @@ impl WifiDhcpClientLease {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiDhcpClientLeases {
-    /// Wifi DHCP client leases.
     pub wifi_dhcp_client_leases: Option<Vec<WifiDhcpClientLease>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,9 +13,7 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalAccountingRadius {
-    /// Primary.
     pub primary: Option<ExternalRadiusTupple>,
-    /// Secondary.
     pub secondary: Option<ExternalRadiusTupple>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -85,9 +83,7 @@ impl ExternalAccountingRadius {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalAuthRadius {
-    /// Primary.
     pub primary: Option<ExternalRadiusTupple>,
-    /// Secondary.
     pub secondary: Option<ExternalRadiusTupple>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -154,9 +150,7 @@ impl ExternalAuthRadius {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalRadiusTupple {
-    /// IP.
     pub ip: Option<String>,
-    /// Port.
     pub port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -227,23 +221,23 @@ pub struct NetworkActivation {
     ///
     /// Wire name `apGroups`; `array<NetworkActivationApGroup>`; optional.
     pub ap_groups: Option<Vec<NetworkActivationApGroup>>,
-    /// All AP groups radio (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub all_ap_groups_radio: Option<String>,
-    /// All AP groups radio types (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/04.json).
     pub all_ap_groups_radio_types: Option<Vec<String>>,
-    /// Dual 5g enabled (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
     pub dual5g_enabled: Option<bool>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
     pub id: Option<String>,
-    /// Is all AP groups (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub is_all_ap_groups: Option<bool>,
-    /// Network ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub network_id: Option<String>,
-    /// Scheduler (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
     pub scheduler: Option<serde_json::Value>,
-    /// Triple band enabled (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
     pub triple_band_enabled: Option<bool>,
-    /// Venue ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -384,27 +378,27 @@ pub struct NetworkActivationApGroup {
     ///
     /// Wire name `apGroupName`; `string`; optional.
     pub ap_group_name: Option<String>,
-    /// AP group ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub ap_group_id: Option<String>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub id: Option<String>,
-    /// Is default (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub is_default: Option<bool>,
-    /// Radio (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub radio: Option<String>,
-    /// Radio types (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
     pub radio_types: Option<Vec<String>>,
-    /// Validation error (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub validation_error: Option<bool>,
-    /// Validation error reached max connected captive networks limit (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub validation_error_reached_max_connected_captive_networks_limit: Option<bool>,
-    /// Validation error reached max connected networks limit (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub validation_error_reached_max_connected_networks_limit: Option<bool>,
-    /// Validation error SSID already activated (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub validation_error_ssid_already_activated: Option<bool>,
-    /// VLAN pool ID (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
     pub vlan_pool_id: Option<String>,
-    /// VLAN pool name (may be null). Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
     pub vlan_pool_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -589,7 +583,7 @@ pub struct NetworkCompatibilityPage {
     ///
     /// Wire name `totalCount`; `integer`; optional.
     pub total_count: Option<i64>,
-    /// AP compatibilities (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_network_ap_compatibilities/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_network_ap_compatibilities/02.json).
     pub ap_compatibilities: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -681,7 +675,7 @@ impl NetworkCompatibilityPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RecoveryPassphraseSettings {
-    /// Passphrase (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -834,13 +828,12 @@ impl WifiFeatureSetPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiFeatureSetRow {
-    /// Feature name.
     pub feature_name: Option<String>,
-    /// Feature level (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
     pub feature_level: Option<String>,
-    /// Feature type (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
     pub feature_type: Option<String>,
-    /// Requirements (may be null). Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
     pub requirements: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -926,7 +919,6 @@ impl WifiFeatureSetRow {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WisprProviders {
-    /// Wispr providers.
     pub wispr_providers: Option<Vec<WisprProvidersModel>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -988,11 +980,9 @@ impl WisprProviders {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WisprProvidersModel {
-    /// Custom external provider (default: false).
+    /// Default: false.
     pub custom_external_provider: Option<bool>,
-    /// Name.
     pub name: Option<String>,
-    /// Regions.
     pub regions: Option<Vec<WisprProvidersRegion>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1067,19 +1057,13 @@ impl WisprProvidersModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WisprProvidersRegion {
-    /// Accounting RADIUS.
     pub accounting_radius: Option<ExternalAccountingRadius>,
-    /// Auth RADIUS.
     pub auth_radius: Option<ExternalAuthRadius>,
-    /// Captive portal URL.
     pub captive_portal_url: Option<String>,
-    /// External provider URL.
     pub external_provider_url: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Redirect URL.
     pub redirect_url: Option<String>,
-    /// Show analytics data (default: false).
+    /// Default: false.
     pub show_analytics_data: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

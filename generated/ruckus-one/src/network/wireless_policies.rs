@@ -13,13 +13,11 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Activation {
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// AP serial numbers (may be null). Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/01.json).
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// Wifi network ID (may be null). Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/01.json).
     pub wifi_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -102,9 +100,8 @@ impl Activation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClientIsolationAllowlistEntry {
-    /// Description (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub description: Option<String>,
-    /// MAC.
     pub mac: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -172,13 +169,12 @@ impl ClientIsolationAllowlistEntry {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClientIsolationProfile {
-    /// Allowlist (max_items: 64; min_items: 1).
+    /// Max_items: 64; min_items: 1.
     pub allowlist: Vec<ClientIsolationAllowlistEntry>,
-    /// Description (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub description: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -254,19 +250,14 @@ impl ClientIsolationProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClientIsolationProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Client entries.
     pub client_entries: Option<Vec<String>>,
-    /// Activations.
     pub activations: Option<Vec<Activation>>,
-    /// AP activations (may be null). Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
     pub ap_activations: Option<Vec<serde_json::Value>>,
-    /// Venue activations (may be null). Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
     pub venue_activations: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -385,47 +376,44 @@ impl ClientIsolationProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EthernetPortProfile {
-    /// Auth type (default: DISABLED).
+    /// Default: DISABLED.
     pub auth_type: Option<EthernetPortProfileAuthType>,
-    /// Bypass MAC address authentication (default: false).
+    /// Default: false.
     pub bypass_mac_address_authentication: Option<bool>,
-    /// Dynamic VLAN enabled (default: false).
+    /// Default: false.
     pub dynamic_vlan_enabled: Option<bool>,
-    /// Enable accounting proxy (default: false).
+    /// Default: false.
     pub enable_accounting_proxy: Option<bool>,
-    /// Enable auth proxy (default: false).
+    /// Default: false.
     pub enable_auth_proxy: Option<bool>,
-    /// ID.
     pub id: Option<String>,
-    /// Is default (default: false).
+    /// Default: false.
     pub is_default: Option<bool>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: Option<String>,
-    /// Supplicant authentication options.
     pub supplicant_authentication_options: Option<SupplicantAuthenticationOptions>,
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<EthernetPortProfileType>,
-    /// Unauthenticated guest VLAN (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub unauthenticated_guest_vlan: Option<i64>,
-    /// Untag ID (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub untag_id: Option<i64>,
-    /// VLAN members.
     pub vlan_members: Option<String>,
-    /// Accounting RADIUS ID (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
     pub accounting_radius_id: Option<String>,
-    /// Accounting service (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
     pub accounting_service: Option<bool>,
-    /// AP serial numbers (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// Auth RADIUS ID (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
     pub auth_radius_id: Option<String>,
-    /// Description (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
     pub description: Option<String>,
-    /// Is enforced (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/08.json).
     pub is_enforced: Option<bool>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/10.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/10.json).
     pub tenant_id: Option<String>,
-    /// Venue IDs (may be null). Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -787,17 +775,15 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LbsServerProfile {
-    /// ID.
     pub id: Option<String>,
-    /// Lbs server venue name (max_length: 16; min_length: 2).
+    /// Max_length: 16; min_length: 2.
     pub lbs_server_venue_name: String,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Password (secret: redacted in `Debug`; max_length: 64; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 8.
     pub password: ruckus_one_runtime::Secret,
-    /// Server address.
     pub server_address: String,
-    /// Server port (format: int32; maximum: 65535; minimum: 1).
+    /// Format: int32; maximum: 65535; minimum: 1.
     pub server_port: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -921,17 +907,11 @@ impl LbsServerProfileBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LbsServerProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Lbs server venue name.
     pub lbs_server_venue_name: Option<String>,
-    /// Server.
     pub server: Option<String>,
-    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
-    /// Server connected.
     pub server_connected: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1033,11 +1013,8 @@ impl LbsServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsProxyProfile {
-    /// ID.
     pub id: Option<String>,
-    /// Rules.
     pub rules: Option<Vec<MulticastDnsProxyServiceRule>>,
-    /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1113,17 +1090,13 @@ impl MulticastDnsProxyProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MulticastDnsProxyProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Rules.
     pub rules: Option<Vec<ViewmodelMulticastDnsProxyServiceRule>>,
-    /// Activations.
     pub activations: Option<Vec<Activation>>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/01.json).
     pub tenant_id: Option<String>,
-    /// Type (may be null). Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/06.json).
     pub type_: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1231,17 +1204,17 @@ impl MulticastDnsProxyProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsProxyServiceRule {
-    /// Enabled (default: true).
+    /// Default: true.
     pub enabled: Option<bool>,
-    /// From VLAN (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub from_vlan: i64,
-    /// Mdns name (max_length: 64; min_length: 2).
+    /// Max_length: 64; min_length: 2.
     pub mdns_name: Option<String>,
-    /// Mdns protocol (may be null).
+    /// May be null.
     pub mdns_protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
-    /// Service (may be null).
+    /// May be null.
     pub service: Option<super::common::RuleService>,
-    /// To VLAN (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub to_vlan: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1339,19 +1312,13 @@ impl MulticastDnsProxyServiceRule {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseClientIsolationProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<ClientIsolationProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1471,19 +1438,13 @@ impl QueryResponseClientIsolationProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseLbsServerProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<LbsServerProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1603,21 +1564,15 @@ impl QueryResponseLbsServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseMulticastDnsProxyProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<MulticastDnsProxyProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// ID (may be null). Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/04.json).
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1745,19 +1700,13 @@ impl QueryResponseMulticastDnsProxyProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseSnmpAgentProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<SnmpAgentProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1877,19 +1826,13 @@ impl QueryResponseSnmpAgentProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseSoftGreProfileQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<SoftGreProfileQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2005,19 +1948,13 @@ impl QueryResponseSoftGreProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseTunnelProfile {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<TunnelProfile>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2130,11 +2067,10 @@ impl QueryResponseTunnelProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SnmpAgentNotificationSettings {
-    /// Target IP address.
     pub target_ip_address: Option<String>,
-    /// Target port (default: 162; format: int32; maximum: 65535; minimum: 1).
+    /// Default: 162; format: int32; maximum: 65535; minimum: 1.
     pub target_port: Option<i64>,
-    /// Type (default: TRAP).
+    /// Default: TRAP.
     pub type_: Option<SnmpAgentNotificationSettingsType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2273,13 +2209,11 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettingsType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SnmpAgentProfile {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: String,
-    /// SNMP v2 agents (max_items: 2; min_items: 0).
+    /// Max_items: 2; min_items: 0.
     pub snmp_v2_agents: Option<Vec<SnmpV2Agent>>,
-    /// SNMP v3 agents (max_items: 2; min_items: 0).
+    /// Max_items: 2; min_items: 0.
     pub snmp_v3_agents: Option<Vec<SnmpV3Agent>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2357,35 +2291,26 @@ impl SnmpAgentProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SnmpAgentProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Community names.
     pub community_names: Option<Vec<String>>,
-    /// User names.
     pub user_names: Option<Vec<String>>,
-    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// AP names.
     pub ap_names: Option<Vec<String>>,
-    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
-    /// Venue names.
     pub venue_names: Option<Vec<String>>,
-    /// Tags.
     pub tags: Option<String>,
-    /// AP activations (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/01.json).
     pub ap_activations: Option<Vec<serde_json::Value>>,
-    /// SNMP v2 agents (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
     pub snmp_v2_agents: Option<Vec<serde_json::Value>>,
-    /// SNMP v3 agents (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
     pub snmp_v3_agents: Option<Vec<serde_json::Value>>,
-    /// V2 agents (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/05.json).
     pub v2_agents: Option<serde_json::Value>,
-    /// V3 agents (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/05.json).
     pub v3_agents: Option<serde_json::Value>,
-    /// Venues (may be null). Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/05.json).
     pub venues: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2568,13 +2493,12 @@ impl SnmpAgentProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SnmpV2Agent {
-    /// Community name (max_length: 32; min_length: 1).
+    /// Max_length: 32; min_length: 1.
     pub community_name: String,
-    /// Notification privilege (default: false).
+    /// Default: false.
     pub notification_privilege: Option<bool>,
-    /// Notification settings.
     pub notification_settings: Option<SnmpAgentNotificationSettings>,
-    /// Read only privilege (default: false).
+    /// Default: false.
     pub read_only_privilege: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2655,25 +2579,24 @@ impl SnmpV2Agent {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SnmpV3Agent {
-    /// Authentication passphrase (secret: redacted in `Debug`; max_length: 32; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 32; min_length: 8.
     pub authentication_passphrase: ruckus_one_runtime::Secret,
-    /// Authentication type (default: SHA).
+    /// Default: SHA.
     pub authentication_type: Option<SnmpV3AgentAuthenticationType>,
-    /// Notification privilege (default: false).
+    /// Default: false.
     pub notification_privilege: Option<bool>,
-    /// Notification settings.
     pub notification_settings: Option<SnmpAgentNotificationSettings>,
-    /// Privacy passphrase (secret: redacted in `Debug`; max_length: 32; min_length: 8).
+    /// Secret: redacted in `Debug`; max_length: 32; min_length: 8.
     pub privacy_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Privacy type (default: NONE).
+    /// Default: NONE.
     pub privacy_type: Option<SnmpV3AgentPrivacyType>,
-    /// Read only privilege (default: false).
+    /// Default: false.
     pub read_only_privilege: Option<bool>,
-    /// User name (max_length: 32; min_length: 3).
+    /// Max_length: 32; min_length: 3.
     pub user_name: String,
-    /// Read privilege (may be null). Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
     pub read_privilege: Option<bool>,
-    /// Trap privilege (may be null). Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
     pub trap_privilege: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2923,29 +2846,26 @@ impl<'de> serde::Deserialize<'de> for SnmpV3AgentPrivacyType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SoftGreProfile {
-    /// Description (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub description: Option<String>,
-    /// Disassociate client enabled (default: false).
+    /// Default: false.
     pub disassociate_client_enabled: Option<bool>,
-    /// Gateway failback enabled (default: false).
+    /// Default: false.
     pub gateway_failback_enabled: Option<bool>,
-    /// Gateway secondary to primary timer (default: 60; format: int32; maximum: 1440; minimum: 60).
+    /// Default: 60; format: int32; maximum: 1440; minimum: 60.
     pub gateway_secondary_to_primary_timer: Option<i64>,
-    /// ID.
     pub id: Option<String>,
-    /// Keep alive interval (default: 10; format: int32; maximum: 180; minimum: 1).
+    /// Default: 10; format: int32; maximum: 180; minimum: 1.
     pub keep_alive_interval: Option<i64>,
-    /// Keep alive retry times (default: 5; format: int32; maximum: 10; minimum: 2).
+    /// Default: 5; format: int32; maximum: 10; minimum: 2.
     pub keep_alive_retry_times: Option<i64>,
-    /// MTU size (format: int32; maximum: 9018; minimum: 850).
+    /// Format: int32; maximum: 9018; minimum: 850.
     pub mtu_size: Option<i64>,
-    /// MTU type (default: AUTO).
+    /// Default: AUTO.
     pub mtu_type: Option<super::common::TunnelServiceProfileMtuType>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Primary gateway address.
     pub primary_gateway_address: String,
-    /// Secondary gateway address.
     pub secondary_gateway_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3092,33 +3012,24 @@ impl SoftGreProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SoftGreProfileQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Primary gateway address.
     pub primary_gateway_address: Option<String>,
-    /// Secondary gateway address.
     pub secondary_gateway_address: Option<String>,
-    /// MTU type.
     pub mtu_type: Option<SoftGreProfileQueryDataMtuType>,
-    /// MTU size (format: int32).
+    /// Format: int32.
     pub mtu_size: Option<i64>,
-    /// Keep alive interval (format: int32).
+    /// Format: int32.
     pub keep_alive_interval: Option<i64>,
-    /// Keep alive retry times (format: int32).
+    /// Format: int32.
     pub keep_alive_retry_times: Option<i64>,
-    /// Disassociate client enabled.
     pub disassociate_client_enabled: Option<bool>,
-    /// Activations.
     pub activations: Option<Vec<Activation>>,
-    /// AP activations (may be null). Provenance: reference (payloads ui-fixtures/query_soft_gre_profiles/09.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_soft_gre_profiles/09.json).
     pub ap_activations: Option<Vec<serde_json::Value>>,
-    /// Venue activations (may be null). Provenance: reference (payloads ui-fixtures/query_soft_gre_profiles/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_soft_gre_profiles/05.json).
     pub venue_activations: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3348,11 +3259,11 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataMtuType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SupplicantAuthenticationOptions {
-    /// Password (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// Type (default: DISABLED).
+    /// Default: DISABLED.
     pub type_: Option<SupplicantAuthenticationOptionsType>,
-    /// Username (max_length: 64; min_length: 0).
+    /// Max_length: 64; min_length: 0.
     pub username: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3498,41 +3409,30 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptionsType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TunnelProfile {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// MTU type.
     pub mtu_type: Option<String>,
-    /// MTU size (format: int32).
+    /// Format: int32.
     pub mtu_size: Option<i64>,
-    /// Force fragmentation.
     pub force_fragmentation: Option<bool>,
-    /// Personal identity network IDs.
     pub personal_identity_network_ids: Option<Vec<String>>,
-    /// Sd LAN IDs.
     pub sd_lan_ids: Option<Vec<String>>,
-    /// Network IDs.
     pub network_ids: Option<Vec<String>>,
-    /// Tags.
     pub tags: Option<Vec<String>>,
-    /// Age time minutes (format: int32).
+    /// Format: int32.
     pub age_time_minutes: Option<i64>,
-    /// Age time unit.
     pub age_time_unit: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Keep alive interval (format: int32).
+    /// Format: int32.
     pub keep_alive_interval: Option<i64>,
-    /// Keep alive retry (format: int32).
+    /// Format: int32.
     pub keep_alive_retry: Option<i64>,
-    /// MTU request timeout (format: int32).
+    /// Format: int32.
     pub mtu_request_timeout: Option<i64>,
-    /// MTU request retry (format: int32).
+    /// Format: int32.
     pub mtu_request_retry: Option<i64>,
-    /// NAT traversal enabled.
     pub nat_traversal_enabled: Option<bool>,
-    /// Destination edge cluster ID (may be null). Provenance: reference (payloads ui-fixtures/query_tunnel_service_profiles/05.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tunnel_service_profiles/05.json).
     pub destination_edge_cluster_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -3730,19 +3630,15 @@ impl TunnelProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelMulticastDnsProxyServiceRule {
-    /// Rule index (format: int32).
+    /// Format: int32.
     pub rule_index: Option<i64>,
-    /// Enabled.
     pub enabled: Option<bool>,
-    /// Service.
     pub service: Option<String>,
-    /// Mdns name.
     pub mdns_name: Option<String>,
-    /// Mdns protocol.
     pub mdns_protocol: Option<String>,
-    /// From VLAN (format: int32).
+    /// Format: int32.
     pub from_vlan: Option<i64>,
-    /// To VLAN (format: int32).
+    /// Format: int32.
     pub to_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,17 +13,13 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfileDeep {
-    /// DHCP mode (default: EnableOnEachAPs).
+    /// Default: EnableOnEachAPs.
     pub dhcp_mode: Option<super::common::DhcpMode>,
-    /// DHCP pools (max_items: 4; min_items: 1).
+    /// Max_items: 4; min_items: 1.
     pub dhcp_pools: Vec<DhcpPoolV1>,
-    /// ID.
     pub id: Option<String>,
-    /// Service name.
     pub service_name: String,
-    /// Usage.
     pub usage: Option<Vec<DhcpPoolVenueUsage>>,
-    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -118,33 +114,26 @@ impl DhcpConfigServiceProfileDeep {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpPoolV1 {
-    /// Description (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub description: Option<String>,
-    /// End IP address.
     pub end_ip_address: String,
-    /// ID.
     pub id: Option<String>,
-    /// Lease time hours (format: int32; maximum: 24; minimum: 0).
+    /// Format: int32; maximum: 24; minimum: 0.
     pub lease_time_hours: i64,
-    /// Lease time minutes (format: int32; maximum: 59; minimum: 0).
+    /// Format: int32; maximum: 59; minimum: 0.
     pub lease_time_minutes: i64,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Primary DNS IP.
     pub primary_dns_ip: Option<String>,
-    /// Secondary DNS IP.
     pub secondary_dns_ip: Option<String>,
-    /// Start IP address.
     pub start_ip_address: String,
-    /// Subnet address.
     pub subnet_address: String,
-    /// Subnet mask.
     pub subnet_mask: String,
-    /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
+    /// Format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: i64,
-    /// DHCP options (may be null). Provenance: reference (payloads ui-fixtures/get_dhcp_config_service_profile_v1/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_dhcp_config_service_profile_v1/02.json).
     pub dhcp_options: Option<Vec<serde_json::Value>>,
-    /// Lease time (may be null). Provenance: reference (payloads ui-fixtures/get_dhcp_config_service_profile_v1/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_dhcp_config_service_profile_v1/02.json).
     pub lease_time: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -337,11 +326,10 @@ impl DhcpPoolV1Builder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpPoolVenueUsage {
-    /// Total IP count (default: 0; format: int32).
+    /// Default: 0; format: int32.
     pub total_ip_count: Option<i64>,
-    /// Used IP count (default: 0; format: int32).
+    /// Default: 0; format: int32.
     pub used_ip_count: Option<i64>,
-    /// Venue ID.
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -416,19 +404,17 @@ impl DhcpPoolVenueUsage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20AuthInfo {
-    /// Credential type (may be null).
+    /// May be null.
     pub credential_type: Option<Hotspot20AuthInfoCredentialType>,
-    /// Eap inner auth (may be null).
+    /// May be null.
     pub eap_inner_auth: Option<Hotspot20AuthInfoEapInnerAuth>,
-    /// Info (may be null).
+    /// May be null.
     pub info: Option<Hotspot20AuthInfoInfo>,
-    /// Non eap auth (may be null).
+    /// May be null.
     pub non_eap_auth: Option<Hotspot20AuthInfoNonEapAuth>,
-    /// Tunneled type (may be null).
+    /// May be null.
     pub tunneled_type: Option<Hotspot20AuthInfoTunneledType>,
-    /// Vendor ID.
     pub vendor_id: Option<String>,
-    /// Vendor type.
     pub vendor_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -914,9 +900,9 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoTunneledType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20Eap {
-    /// Auth infos (max_items: 4; min_items: 0).
+    /// Max_items: 4; min_items: 0.
     pub auth_infos: Option<Vec<Hotspot20AuthInfo>>,
-    /// Method (may be null).
+    /// May be null.
     pub method: Option<Hotspot20EapMethod>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1070,9 +1056,9 @@ impl<'de> serde::Deserialize<'de> for Hotspot20EapMethod {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20FriendlyName {
-    /// Language (may be null).
+    /// May be null.
     pub language: Option<Hotspot20FriendlyNameLanguage>,
-    /// Name (max_length: 252; min_length: 1).
+    /// Max_length: 252; min_length: 1.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1235,23 +1221,22 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyNameLanguage {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20IdentityProvider {
-    /// Accounting RADIUS enabled (default: false).
+    /// Default: false.
     pub accounting_radius_enabled: Option<bool>,
-    /// ID.
     pub id: Option<String>,
-    /// Nai realms (max_items: 16; min_items: 1).
+    /// Max_items: 16; min_items: 1.
     pub nai_realms: Vec<Hotspot20NaiRealm>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Plmns (max_items: 16; min_items: 0).
+    /// Max_items: 16; min_items: 0.
     pub plmns: Option<Vec<Hotspot20Plmn>>,
-    /// Roam consortium OIs (max_items: 12; min_items: 0).
+    /// Max_items: 12; min_items: 0.
     pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortium>>,
-    /// Accounting RADIUS ID (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
     pub accounting_radius_id: Option<String>,
-    /// Auth RADIUS ID (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
     pub auth_radius_id: Option<String>,
-    /// Dynamic VLAN (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
     pub dynamic_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1370,25 +1355,17 @@ impl Hotspot20IdentityProvider {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20IdentityProviderQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Nai realms.
     pub nai_realms: Option<Vec<ViewmodelHotspot20NaiRealm>>,
-    /// Plmns.
     pub plmns: Option<Vec<ViewmodelHotspot20Plmn>>,
-    /// Roam consortium OIs.
     pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortiumOi>>,
-    /// Auth RADIUS ID.
     pub auth_radius_id: Option<String>,
-    /// Accounting RADIUS ID.
     pub accounting_radius_id: Option<String>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// Accounting RADIUS enabled (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
     pub accounting_radius_enabled: Option<bool>,
-    /// Dynamic VLAN (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
     pub dynamic_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1531,11 +1508,11 @@ impl Hotspot20IdentityProviderQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20NaiRealm {
-    /// Eaps (max_items: 4; min_items: 0).
+    /// Max_items: 4; min_items: 0.
     pub eaps: Option<Vec<Hotspot20Eap>>,
-    /// Encoding (default: RFC4282).
+    /// Default: RFC4282.
     pub encoding: Option<Hotspot20NaiRealmEncoding>,
-    /// Name (max_length: 243; min_length: 2).
+    /// Max_length: 243; min_length: 2.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1660,21 +1637,20 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealmEncoding {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20Operator {
-    /// Domain names (max_items: 8; min_items: 1).
+    /// Max_items: 8; min_items: 1.
     pub domain_names: Vec<String>,
-    /// Friendly names (max_items: 2147483647; min_items: 1).
+    /// Max_items: 2147483647; min_items: 1.
     pub friendly_names: Option<Vec<Hotspot20FriendlyName>>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Friendly name count (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/02.json).
     pub friendly_name_count: Option<i64>,
-    /// Network count (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/02.json).
     pub network_count: Option<i64>,
-    /// Tenant ID (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/01.json).
     pub tenant_id: Option<String>,
-    /// Wifi network IDs (may be null). Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_hotspot20_operator/02.json).
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1782,19 +1758,14 @@ impl Hotspot20Operator {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20OperatorQueryData {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Domain names.
     pub domain_names: Option<Vec<String>>,
-    /// Friendly names.
     pub friendly_names: Option<Vec<ViewmodelHotspot20FriendlyName>>,
-    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// Friendly name count (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_operators/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_hotspot20_operators/03.json).
     pub friendly_name_count: Option<i64>,
-    /// Network count (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_operators/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_hotspot20_operators/03.json).
     pub network_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1907,9 +1878,7 @@ impl Hotspot20OperatorQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20Plmn {
-    /// Mcc.
     pub mcc: String,
-    /// Mnc.
     pub mnc: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1965,9 +1934,8 @@ impl Hotspot20Plmn {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20RoamConsortium {
-    /// Name (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub name: String,
-    /// Organization ID.
     pub organization_id: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2026,9 +1994,7 @@ impl Hotspot20RoamConsortium {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20RoamConsortiumOi {
-    /// Name.
     pub name: Option<String>,
-    /// Organization ID.
     pub organization_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2098,19 +2064,13 @@ impl Hotspot20RoamConsortiumOi {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseHotspot20IdentityProviderQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<Hotspot20IdentityProviderQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2230,19 +2190,13 @@ impl QueryResponseHotspot20IdentityProviderQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseHotspot20OperatorQueryData {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<Hotspot20OperatorQueryData>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2362,11 +2316,10 @@ impl QueryResponseHotspot20OperatorQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerV1 {
-    /// IP.
     pub ip: String,
-    /// Port (format: int32; maximum: 65535; minimum: 1).
+    /// Format: int32; maximum: 65535; minimum: 1.
     pub port: i64,
-    /// Shared secret (secret: redacted in `Debug`; max_length: 255; min_length: 1). Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json, 09.json, 13.json (RadSec profiles omit it)).
+    /// Secret: redacted in `Debug`; max_length: 255; min_length: 1. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json, 09.json, 13.json (RadSec profiles omit it)).
     pub shared_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2434,19 +2387,15 @@ impl RadiusServerV1 {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusV1 {
-    /// ID.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Primary.
     pub primary: RadiusServerV1,
-    /// Secondary.
     pub secondary: Option<RadiusServerV1>,
-    /// Type (may be null).
+    /// May be null.
     pub type_: Option<super::common::RadiusServerProfileType>,
-    /// Rad sec options (may be null). Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json).
     pub rad_sec_options: Option<serde_json::Value>,
-    /// Tags (may be null). Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/06.json).
     pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2551,21 +2500,17 @@ impl RadiusV1 {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SyslogServerProfileV1 {
-    /// Facility (default: KEEP_ORIGINAL).
+    /// Default: KEEP_ORIGINAL.
     pub facility: Option<super::common::SyslogServerProfileFacility>,
-    /// Flow level (default: CLIENT_FLOW).
+    /// Default: CLIENT_FLOW.
     pub flow_level: Option<super::common::FlowLevel>,
-    /// ID.
     pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
+    /// Max_length: 32; min_length: 2.
     pub name: String,
-    /// Primary.
     pub primary: super::common::SyslogServer,
-    /// Priority (default: INFO).
+    /// Default: INFO.
     pub priority: Option<super::common::SyslogServerProfilePriority>,
-    /// Secondary.
     pub secondary: Option<super::common::SyslogServer>,
-    /// Venues.
     pub venues: Option<Vec<super::common::IdAndName>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2688,9 +2633,8 @@ impl SyslogServerProfileV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20Eap {
-    /// Method.
     pub method: Option<String>,
-    /// Auth infos (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
     pub auth_infos: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2760,9 +2704,7 @@ impl ViewmodelHotspot20Eap {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20FriendlyName {
-    /// Name.
     pub name: Option<String>,
-    /// Language.
     pub language: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2835,11 +2777,9 @@ impl ViewmodelHotspot20FriendlyName {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20NaiRealm {
-    /// Name.
     pub name: Option<String>,
-    /// Eaps.
     pub eaps: Option<Vec<ViewmodelHotspot20Eap>>,
-    /// Encoding (may be null). Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
     pub encoding: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2917,9 +2857,7 @@ impl ViewmodelHotspot20NaiRealm {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20Plmn {
-    /// Mcc.
     pub mcc: Option<String>,
-    /// Mnc.
     pub mnc: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2989,17 +2927,15 @@ impl ViewmodelHotspot20Plmn {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiCallingServiceProfileV1 {
-    /// Description (max_length: 180; min_length: 2).
+    /// Max_length: 180; min_length: 2.
     pub description: Option<String>,
-    /// Epdgs (max_items: 5; min_items: 1).
+    /// Max_items: 5; min_items: 1.
     pub epdgs: Vec<super::common::Epdg>,
-    /// ID.
     pub id: Option<String>,
-    /// Network IDs. Deprecated: The official description marks this field deprecated.
+    /// Deprecated: The official description marks this field deprecated.
     pub network_ids: Option<Vec<String>>,
-    /// QOS priority (default: WIFICALLING_PRI_VOICE).
+    /// Default: WIFICALLING_PRI_VOICE.
     pub qos_priority: Option<super::common::QosPriority>,
-    /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -13,7 +13,6 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AggregatedDeviceModel {
-    /// Models.
     pub models: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -75,59 +74,37 @@ impl AggregatedDeviceModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Edge {
-    /// From.
     pub from: Option<String>,
-    /// To.
     pub to: Option<String>,
-    /// From MAC.
     pub from_mac: Option<String>,
-    /// To MAC.
     pub to_mac: Option<String>,
-    /// From name.
     pub from_name: Option<String>,
-    /// To name.
     pub to_name: Option<String>,
-    /// POE enabled.
     pub poe_enabled: Option<bool>,
-    /// Link speed.
     pub link_speed: Option<String>,
-    /// POE used (format: int32).
+    /// Format: int32.
     pub poe_used: Option<i64>,
-    /// POE total (format: int32).
+    /// Format: int32.
     pub poe_total: Option<i64>,
-    /// Connected port.
     pub connected_port: Option<String>,
-    /// Corresponding port.
     pub corresponding_port: Option<String>,
-    /// Connection type.
     pub connection_type: Option<EdgeConnectionType>,
-    /// Connection status.
     pub connection_status: Option<EdgeConnectionStatus>,
-    /// From role.
     pub from_role: Option<String>,
-    /// To role.
     pub to_role: Option<String>,
-    /// From SNR (format: int32).
+    /// Format: int32.
     pub from_snr: Option<i64>,
-    /// To SNR (format: int32).
+    /// Format: int32.
     pub to_snr: Option<i64>,
-    /// Band.
     pub band: Option<String>,
-    /// Channel (format: int32).
+    /// Format: int32.
     pub channel: Option<i64>,
-    /// From serial.
     pub from_serial: Option<String>,
-    /// To serial.
     pub to_serial: Option<String>,
-    /// Connected port untagged VLAN.
     pub connected_port_untagged_vlan: Option<String>,
-    /// Corresponding port untagged VLAN.
     pub corresponding_port_untagged_vlan: Option<String>,
-    /// Connected port tagged VLAN.
     pub connected_port_tagged_vlan: Option<String>,
-    /// Corresponding port tagged VLAN.
     pub corresponding_port_tagged_vlan: Option<String>,
-    /// Extra edges.
     pub extra_edges: Option<Vec<ExtraEdge>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -529,29 +506,19 @@ impl<'de> serde::Deserialize<'de> for EdgeConnectionType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExtraEdge {
-    /// POE enabled.
     pub poe_enabled: Option<bool>,
-    /// Link speed.
     pub link_speed: Option<String>,
-    /// POE used (format: int32).
+    /// Format: int32.
     pub poe_used: Option<i64>,
-    /// POE total (format: int32).
+    /// Format: int32.
     pub poe_total: Option<i64>,
-    /// Connected port.
     pub connected_port: Option<String>,
-    /// Corresponding port.
     pub corresponding_port: Option<String>,
-    /// Connection type.
     pub connection_type: Option<EdgeConnectionType>,
-    /// Connection status.
     pub connection_status: Option<EdgeConnectionStatus>,
-    /// Connected port untagged VLAN.
     pub connected_port_untagged_vlan: Option<String>,
-    /// Corresponding port untagged VLAN.
     pub corresponding_port_untagged_vlan: Option<String>,
-    /// Connected port tagged VLAN.
     pub connected_port_tagged_vlan: Option<String>,
-    /// Corresponding port tagged VLAN.
     pub corresponding_port_tagged_vlan: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -942,17 +909,12 @@ impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FloorPlanView {
-    /// ID.
     pub id: Option<String>,
-    /// Venue ID.
     pub venue_id: Option<String>,
-    /// Name.
     pub name: String,
-    /// Floor number (format: int32).
+    /// Format: int32.
     pub floor_number: i64,
-    /// Image ID.
     pub image_id: String,
-    /// Image name.
     pub image_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1074,49 +1036,28 @@ impl FloorPlanViewBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Node {
-    /// Type.
     pub type_: Option<NodeType>,
-    /// Name.
     pub name: Option<String>,
-    /// MAC.
     pub mac: Option<String>,
-    /// Serial.
     pub serial: Option<String>,
-    /// ID.
     pub id: Option<String>,
-    /// Status.
     pub status: Option<NodeStatus>,
-    /// Child count (format: int32).
+    /// Format: int32.
     pub child_count: Option<i64>,
-    /// Parent ID.
     pub parent_id: Option<String>,
-    /// Parent MAC.
     pub parent_mac: Option<String>,
-    /// Cloud port.
     pub cloud_port: Option<String>,
-    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// Uplink.
     pub uplink: Option<Vec<super::common::UpLink>>,
-    /// Downlink.
     pub downlink: Option<Vec<super::common::DownLink>>,
-    /// Downlink channel.
     pub downlink_channel: Option<String>,
-    /// Uplink channel.
     pub uplink_channel: Option<String>,
-    /// Downlink type.
     pub downlink_type: Option<Vec<i64>>,
-    /// Uplink type.
     pub uplink_type: Option<Vec<i64>>,
-    /// Is mesh enable.
     pub is_mesh_enable: Option<bool>,
-    /// Is connected cloud.
     pub is_connected_cloud: Option<bool>,
-    /// IP address.
     pub ip_address: Option<String>,
-    /// Tagged VLAN.
     pub tagged_vlan: Option<String>,
-    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1492,9 +1433,7 @@ impl<'de> serde::Deserialize<'de> for NodeType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseFloorPlanView {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// Response.
     pub response: Option<FloorPlanView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1567,21 +1506,15 @@ impl OperationResponseFloorPlanView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QosStats {
-    /// Personal identity network ID (format: uuid).
+    /// Format: uuid.
     pub personal_identity_network_id: Option<String>,
-    /// Vni.
     pub vni: Option<i64>,
-    /// Upload packets.
     pub upload_packets: Option<i64>,
-    /// Download packets.
     pub download_packets: Option<i64>,
-    /// Upload bytes.
     pub upload_bytes: Option<i64>,
-    /// Download bytes.
     pub download_bytes: Option<i64>,
-    /// Billing start epoch.
     pub billing_start_epoch: Option<i64>,
-    /// Identity ID (format: uuid).
+    /// Format: uuid.
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1699,19 +1632,13 @@ impl QosStats {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseQosStats {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<QosStats>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1824,19 +1751,13 @@ impl QueryResponseQosStats {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseRogueAp {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<RogueAp>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1946,19 +1867,13 @@ impl QueryResponseRogueAp {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseTopologyResponse {
-    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Object ID.
     pub object_id: Option<String>,
-    /// Data.
     pub data: Option<Vec<TopologyResponse>>,
-    /// Error message.
     pub error_message: Option<String>,
-    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2074,33 +1989,21 @@ impl QueryResponseTopologyResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RogueAp {
-    /// Rogue MAC.
     pub rogue_mac: Option<String>,
-    /// Rogue AP MAC.
     pub rogue_ap_mac: Option<String>,
-    /// Category.
     pub category: Option<String>,
-    /// Classification policy name.
     pub classification_policy_name: Option<String>,
-    /// Classification rule name.
     pub classification_rule_name: Option<String>,
-    /// SSID.
     pub ssid: Option<String>,
-    /// Channel (format: int32).
+    /// Format: int32.
     pub channel: Option<i64>,
-    /// Band.
     pub band: Option<String>,
-    /// Closest AP.
     pub closest_ap: Option<RogueDetectingAp>,
-    /// Detecting APs.
     pub detecting_aps: Option<Vec<RogueDetectingAp>>,
-    /// Last detecting AP.
     pub last_detecting_ap: Option<RogueDetectingAp>,
-    /// Number of detecting APs (format: int32).
+    /// Format: int32.
     pub number_of_detecting_aps: Option<i64>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// Locatable.
     pub locatable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2266,15 +2169,11 @@ impl RogueAp {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RogueDetectingAp {
-    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// AP serial number.
     pub ap_serial_number: Option<String>,
-    /// AP name.
     pub ap_name: Option<String>,
-    /// SNR (format: int32).
+    /// Format: int32.
     pub snr: Option<i64>,
-    /// Last upd time.
     pub last_upd_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2365,9 +2264,7 @@ impl RogueDetectingAp {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TopologyResponse {
-    /// Edges.
     pub edges: Option<Vec<Edge>>,
-    /// Nodes.
     pub nodes: Option<Vec<Node>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2458,15 +2355,15 @@ pub struct Venue {
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
     pub is_template: Option<bool>,
-    /// Created date (may be null). Provenance: reference (payloads ui-fixtures/get_venue/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue/03.json).
     pub created_date: Option<String>,
-    /// Floor plans (may be null). Provenance: reference (payloads ui-fixtures/get_venue/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue/03.json).
     pub floor_plans: Option<Vec<serde_json::Value>>,
-    /// Is enforced (may be null). Provenance: reference (payloads ui-fixtures/get_venue/04.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue/04.json).
     pub is_enforced: Option<bool>,
-    /// Template context (may be null). Provenance: reference (payloads ui-fixtures/get_venue/08.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue/08.json).
     pub template_context: Option<String>,
-    /// Updated date (may be null). Provenance: reference (payloads ui-fixtures/get_venue/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_venue/03.json).
     pub updated_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

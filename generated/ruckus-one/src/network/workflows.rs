@@ -13,17 +13,15 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AbstractActionStep {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Action definition ID (format: uuid).
+    /// Format: uuid.
     pub action_definition_id: Option<String>,
-    /// Action type.
     pub action_type: Option<String>,
-    /// Prior step ID (format: uuid).
+    /// Format: uuid.
     pub prior_step_id: Option<String>,
-    /// Split option ID (format: uuid).
+    /// Format: uuid.
     pub split_option_id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -273,11 +271,9 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcceptedResponse3 {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -355,21 +351,18 @@ impl AcceptedResponse3 {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Action {
-    /// Name (max_length: 100; min_length: 2).
+    /// Max_length: 100; min_length: 2.
     pub name: String,
-    /// Description (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub description: Option<String>,
-    /// Action type.
     pub action_type: ActionType,
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Parent action ID (format: uuid).
+    /// Format: uuid.
     pub parent_action_id: Option<String>,
-    /// Version (format: int32).
+    /// Format: int32.
     pub version: Option<i64>,
-    /// Valid.
     pub valid: Option<bool>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -477,27 +470,17 @@ impl Action {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ActionDefinition {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Localization description ID.
     pub localization_description_id: Option<String>,
-    /// Is split.
     pub is_split: Option<bool>,
-    /// Action type.
     pub action_type: Option<String>,
-    /// Category.
     pub category: Option<String>,
-    /// Dependency type.
     pub dependency_type: Option<ActionDefinitionDependencyType>,
-    /// Has end actions.
     pub has_end_actions: Option<bool>,
-    /// Split.
     pub split: Option<bool>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -701,25 +684,21 @@ impl<'de> serde::Deserialize<'de> for ActionDefinitionDependencyType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ActionQueryCriteria {
-    /// Sort direction.
     pub sort_direction: Option<super::common::AdminQueryRequestSortOrder>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name (max_length: 100; min_length: 0).
+    /// Max_length: 100; min_length: 0.
     pub name: Option<String>,
-    /// Description (max_length: 1000; min_length: 0).
+    /// Max_length: 1000; min_length: 0.
     pub description: Option<String>,
-    /// Action type.
     pub action_type: Option<ActionType>,
-    /// Version.
     pub version: Option<String>,
-    /// Parent action ID (format: uuid).
+    /// Format: uuid.
     pub parent_action_id: Option<String>,
-    /// Sort fields.
     pub sort_fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -952,9 +931,7 @@ impl<'de> serde::Deserialize<'de> for ActionType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AsycRequestResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1021,13 +998,12 @@ impl AsycRequestResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EndStep {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
-    /// Prior step ID (format: uuid).
+    /// Format: uuid.
     pub prior_step_id: Option<String>,
-    /// Split option ID (format: uuid).
+    /// Format: uuid.
     pub split_option_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1113,11 +1089,10 @@ impl EndStep {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FileUploadResponse {
-    /// Name (max_length: 100; min_length: 1).
+    /// Max_length: 100; min_length: 1.
     pub name: String,
-    /// URL (max_length: 1000; min_length: 1).
+    /// Max_length: 1000; min_length: 1.
     pub url: String,
-    /// Type.
     pub type_: FileUploadResponseType,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1227,27 +1202,20 @@ impl<'de> serde::Deserialize<'de> for FileUploadResponseType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageEntityModelAction {
-    /// Total elements.
     pub total_elements: Option<i64>,
-    /// Total pages (format: int32).
+    /// Format: int32.
     pub total_pages: Option<i64>,
-    /// Pageable.
     pub pageable: Option<super::common::TenantPageableObject>,
-    /// First.
     pub first: Option<bool>,
-    /// Last.
     pub last: Option<bool>,
-    /// Size (format: int32).
+    /// Format: int32.
     pub size: Option<i64>,
-    /// Content.
     pub content: Option<Vec<Action>>,
-    /// Number (format: int32).
+    /// Format: int32.
     pub number: Option<i64>,
-    /// Sort.
     pub sort: Option<super::common::TenantSortObject>,
-    /// Number of elements (format: int32).
+    /// Format: int32.
     pub number_of_elements: Option<i64>,
-    /// Empty.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1395,9 +1363,7 @@ impl PageEntityModelAction {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourceAbstractBaseStep {
-    /// Paging.
     pub paging: Option<WorkflowPage>,
-    /// Content.
     pub content: Option<Vec<AbstractBaseStep>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1470,9 +1436,7 @@ impl PagedResponseResourceAbstractBaseStep {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourceActionDefinition {
-    /// Paging.
     pub paging: Option<WorkflowPage>,
-    /// Content.
     pub content: Option<Vec<ActionDefinition>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1545,9 +1509,7 @@ impl PagedResponseResourceActionDefinition {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourceSplitStepOption {
-    /// Paging.
     pub paging: Option<WorkflowPage>,
-    /// Content.
     pub content: Option<Vec<SplitStepOption>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1620,9 +1582,7 @@ impl PagedResponseResourceSplitStepOption {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResponseResourceWorkflow {
-    /// Paging.
     pub paging: Option<WorkflowPage>,
-    /// Content.
     pub content: Option<Vec<Workflow>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1695,13 +1655,12 @@ impl PagedResponseResourceWorkflow {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PublishedDetails {
-    /// Parent workflow ID (format: uuid).
+    /// Format: uuid.
     pub parent_workflow_id: Option<String>,
-    /// Version (format: int32).
+    /// Format: int32.
     pub version: Option<i64>,
-    /// Published date (format: date-time).
+    /// Format: date-time.
     pub published_date: Option<String>,
-    /// Status.
     pub status: PublishedDetailsStatus,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1842,21 +1801,17 @@ impl<'de> serde::Deserialize<'de> for PublishedDetailsStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SplitStep {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
-    /// Prior step ID (format: uuid).
+    /// Format: uuid.
     pub prior_step_id: Option<String>,
-    /// Split option ID (format: uuid).
+    /// Format: uuid.
     pub split_option_id: Option<String>,
-    /// Action definition ID (format: uuid).
+    /// Format: uuid.
     pub action_definition_id: Option<String>,
-    /// Action type.
     pub action_type: Option<String>,
-    /// Split options list.
     pub split_options_list: Option<Vec<SplitStepOption>>,
-    /// First split option.
     pub first_split_option: Option<SplitStepOption>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1977,19 +1932,16 @@ impl SplitStep {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SplitStepOption {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Option name.
     pub option_name: Option<String>,
-    /// Enrollment action ID (format: uuid).
+    /// Format: uuid.
     pub enrollment_action_id: String,
-    /// Action definition ID (format: uuid).
+    /// Format: uuid.
     pub action_definition_id: Option<String>,
-    /// Action type.
     pub action_type: Option<String>,
-    /// Next step ID (format: uuid).
+    /// Format: uuid.
     pub next_step_id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2094,11 +2046,10 @@ impl SplitStepOption {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StartStep {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
-    /// Next step ID (format: uuid).
+    /// Format: uuid.
     pub next_step_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2176,21 +2127,19 @@ impl StartStep {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct StepV1Dot0 {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
-    /// Prior step ID (format: uuid).
+    /// Format: uuid.
     pub prior_step_id: Option<String>,
-    /// Split option ID (format: uuid).
+    /// Format: uuid.
     pub split_option_id: Option<String>,
-    /// Next step ID (format: uuid).
+    /// Format: uuid.
     pub next_step_id: Option<String>,
-    /// Enrollment action ID (format: uuid).
+    /// Format: uuid.
     pub enrollment_action_id: String,
-    /// Action definition ID (format: uuid).
+    /// Format: uuid.
     pub action_definition_id: Option<String>,
-    /// Action type.
     pub action_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2303,21 +2252,13 @@ impl StepV1Dot0 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UiColorSchema {
-    /// Background color.
     pub background_color: Option<String>,
-    /// Line color.
     pub line_color: Option<String>,
-    /// Font color.
     pub font_color: Option<String>,
-    /// Font header color.
     pub font_header_color: Option<String>,
-    /// Header bar background color.
     pub header_bar_background_color: Option<String>,
-    /// Start over font color.
     pub start_over_font_color: Option<String>,
-    /// Button color.
     pub button_color: Option<String>,
-    /// Button font color.
     pub button_font_color: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2432,7 +2373,6 @@ impl UiColorSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UiConfigImage {
-    /// File URL.
     pub file_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2491,15 +2431,10 @@ impl UiConfigImage {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UiConfiguration {
-    /// Welcome title.
     pub welcome_title: String,
-    /// Welcome name.
     pub welcome_name: Option<String>,
-    /// Ui color schema.
     pub ui_color_schema: Option<UiColorSchema>,
-    /// Ui style schema.
     pub ui_style_schema: Option<UiStyleSchema>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2588,21 +2523,14 @@ impl UiConfiguration {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UiStyleSchema {
-    /// Logo image file name.
     pub logo_image_file_name: Option<String>,
-    /// Background image name.
     pub background_image_name: Option<String>,
-    /// Icon image name.
     pub icon_image_name: Option<String>,
-    /// Font name.
     pub font_name: Option<String>,
-    /// Logo size.
     pub logo_size: Option<UiStyleSchemaLogoSize>,
-    /// Wifi 4 eu network ID.
     pub wifi4_eu_network_id: Option<String>,
-    /// Disable powered by.
     pub disable_powered_by: Option<bool>,
-    /// Header font size (format: int32; maximum: 18; minimum: 14).
+    /// Format: int32; maximum: 18; minimum: 14.
     pub header_font_size: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2776,21 +2704,15 @@ impl<'de> serde::Deserialize<'de> for UiStyleSchemaLogoSize {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Workflow {
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
-    /// Name.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
-    /// Allowed IPs.
     pub allowed_ips: Option<Vec<String>>,
-    /// Dis allowed IPs.
     pub dis_allowed_ips: Option<Vec<String>>,
-    /// Published details.
     pub published_details: Option<PublishedDetails>,
-    /// Start step ID (format: uuid).
+    /// Format: uuid.
     pub start_step_id: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2903,9 +2825,8 @@ impl Workflow {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WorkflowAcceptedResponse {
-    /// Request ID.
     pub request_id: Option<String>,
-    /// ID (format: uuid).
+    /// Format: uuid.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -2975,13 +2896,12 @@ impl WorkflowAcceptedResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WorkflowPage {
-    /// Total count.
     pub total_count: Option<i64>,
-    /// Page (format: int32).
+    /// Format: int32.
     pub page: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Page count (format: int32).
+    /// Format: int32.
     pub page_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

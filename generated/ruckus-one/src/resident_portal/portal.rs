@@ -13,9 +13,7 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DevicesListResource {
-    /// Contents.
     pub contents: Option<Vec<UnitDevice>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -85,21 +83,13 @@ impl DevicesListResource {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Link {
-    /// Href.
     pub href: Option<String>,
-    /// Hreflang.
     pub hreflang: Option<String>,
-    /// Title.
     pub title: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// Deprecation.
     pub deprecation: Option<String>,
-    /// Profile.
     pub profile: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Templated.
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -214,7 +204,7 @@ impl Link {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LoginResource {
-    /// Hashed secret (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub hashed_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -276,17 +266,13 @@ impl LoginResource {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageableObject {
-    /// Offset.
     pub offset: Option<i64>,
-    /// Sort.
     pub sort: Option<SortObject>,
-    /// Page number (format: int32).
+    /// Format: int32.
     pub page_number: Option<i64>,
-    /// Page size (format: int32).
+    /// Format: int32.
     pub page_size: Option<i64>,
-    /// Paged.
     pub paged: Option<bool>,
-    /// Unpaged.
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -385,13 +371,10 @@ impl PageableObject {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PortalTokenResource {
-    /// Unit GUID.
     pub unit_guid: String,
-    /// Token.
     pub token: Option<String>,
-    /// Server version.
     pub server_version: Option<String>,
-    /// Expire date time (format: date-time).
+    /// Format: date-time.
     pub expire_date_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -469,35 +452,20 @@ impl PortalTokenResource {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortalUiConfiguration {
-    /// API allowed.
     pub api_allowed: Option<bool>,
-    /// Tenant set DPSK.
     pub tenant_set_dpsk: Option<bool>,
-    /// Logo file name.
     pub logo_file_name: Option<String>,
-    /// Tenant title.
     pub tenant_title: Option<String>,
-    /// Tenant subtitle.
     pub tenant_subtitle: Option<String>,
-    /// Announcements.
     pub announcements: Option<String>,
-    /// Help text.
     pub help_text: Option<String>,
-    /// Portal allowed.
     pub portal_allowed: Option<bool>,
-    /// Main color.
     pub main_color: Option<String>,
-    /// Accent color.
     pub accent_color: Option<String>,
-    /// Separator color.
     pub separator_color: Option<String>,
-    /// Text color.
     pub text_color: Option<String>,
-    /// Icon file name.
     pub icon_file_name: Option<String>,
-    /// Login text.
     pub login_text: Option<String>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -674,37 +642,21 @@ impl PortalUiConfiguration {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Property {
-    /// GUID.
     pub guid: Option<String>,
-    /// Name.
     pub name: Option<String>,
-    /// Address.
     pub address: Option<String>,
-    /// Description.
     pub description: Option<String>,
-    /// Management name.
     pub management_name: Option<String>,
-    /// Management phone.
     pub management_phone: Option<String>,
-    /// Management email.
     pub management_email: Option<String>,
-    /// Tenant portal help text.
     pub tenant_portal_help_text: Option<String>,
-    /// Tenant portal announcements.
     pub tenant_portal_announcements: Option<String>,
-    /// Allow separate guest secret.
     pub allow_separate_guest_secret: Option<bool>,
-    /// Enforce max units.
     pub enforce_max_units: Option<bool>,
-    /// Max units.
     pub max_units: Option<i64>,
-    /// Send email.
     pub send_email: Option<bool>,
-    /// Send SMS.
     pub send_sms: Option<bool>,
-    /// SSIDs.
     pub ssids: Option<Vec<String>>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -886,9 +838,7 @@ impl Property {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentPortalAccess {
-    /// Login text.
     pub login_text: Option<String>,
-    /// Portal allowed.
     pub portal_allowed: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -955,19 +905,14 @@ impl ResidentPortalAccess {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResidentUnit {
-    /// GUID.
     pub guid: Option<String>,
-    /// Number.
     pub number: String,
-    /// Description.
     pub description: Option<String>,
-    /// Contact.
     pub contact: Option<UnitContact>,
-    /// Status.
     pub status: Option<UnitStatus>,
-    /// Secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
+    /// Secret: redacted in `Debug`; max_length: 63; min_length: 0.
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// Guest secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
+    /// Secret: redacted in `Debug`; max_length: 63; min_length: 0.
     pub guest_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1072,19 +1017,16 @@ impl ResidentUnit {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentUnitUser {
-    /// User ID (format: uuid).
+    /// Format: uuid.
     pub user_id: Option<String>,
-    /// User name.
     pub user_name: Option<String>,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Phone number (max_length: 16; min_length: 0).
+    /// Max_length: 16; min_length: 0.
     pub phone_number: Option<String>,
-    /// Passphrase (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Status.
     pub status: Option<UnitUserStatus>,
-    /// Type.
     pub type_: Option<UnitUserType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1194,11 +1136,8 @@ impl ResidentUnitUser {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SortObject {
-    /// Empty.
     pub empty: Option<bool>,
-    /// Sorted.
     pub sorted: Option<bool>,
-    /// Unsorted.
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1273,21 +1212,15 @@ impl SortObject {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Unit {
-    /// GUID.
     pub guid: Option<String>,
-    /// Number.
     pub number: String,
-    /// Description.
     pub description: Option<String>,
-    /// Contact.
     pub contact: Option<UnitContact>,
-    /// Status.
     pub status: Option<UnitStatus>,
-    /// Secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
+    /// Secret: redacted in `Debug`; max_length: 63; min_length: 0.
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// Guest secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
+    /// Secret: redacted in `Debug`; max_length: 63; min_length: 0.
     pub guest_secret: Option<ruckus_one_runtime::Secret>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1403,11 +1336,10 @@ impl Unit {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UnitContact {
-    /// Contact name.
     pub contact_name: String,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Phone number (max_length: 16; min_length: 0).
+    /// Max_length: 16; min_length: 0.
     pub phone_number: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1477,15 +1409,11 @@ impl UnitContact {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitDevice {
-    /// GUID.
     pub guid: Option<String>,
-    /// Type.
     pub type_: Option<String>,
-    /// MAC address.
     pub mac_address: Option<String>,
-    /// Last connected date (format: date-time).
+    /// Format: date-time.
     pub last_connected_date: Option<String>,
-    /// Auth type.
     pub auth_type: Option<UnitDeviceAuthType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1686,21 +1614,17 @@ impl<'de> serde::Deserialize<'de> for UnitStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitUser {
-    /// User ID (format: uuid).
+    /// Format: uuid.
     pub user_id: Option<String>,
-    /// User name.
     pub user_name: Option<String>,
-    /// Email (max_length: 255; min_length: 0).
+    /// Max_length: 255; min_length: 0.
     pub email: Option<String>,
-    /// Phone number (max_length: 16; min_length: 0).
+    /// Max_length: 16; min_length: 0.
     pub phone_number: Option<String>,
-    /// Passphrase (secret: redacted in `Debug`).
+    /// Secret: redacted in `Debug`.
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Status.
     pub status: Option<UnitUserStatus>,
-    /// Type.
     pub type_: Option<UnitUserType>,
-    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1857,9 +1781,7 @@ pub struct UnitUserPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// Sort.
     pub sort: Option<SortObject>,
-    /// Pageable.
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
