@@ -53,7 +53,7 @@
 //! - [`network::dpsk`] (36 operations): DPSK pools (services), their passphrases and templates, and their links to identity groups and Wi-Fi networks.
 //! - [`network::mac_registrations`] (24 operations): MAC registration pools and the registrations in them, their policy sets and the Wi-Fi networks that use them.
 //! - [`network::certificates`] (67 operations): Certificate authorities and sub-authorities, certificate templates, certificates and their private keys, SCEP keys, the certificates of RADIUS profiles, and SAML identity provider profiles with their signing and encryption certificates.
-//! - [`network::entitlements`] (27 operations): Entitlements and licensing: entitlement assignments (of the caller's own tenant and of other tenants), entitlement, utilization, mileage, compliance, availability and attention-note queries, banners, entitlement settings and license usage reports.
+//! - [`network::entitlements`] (28 operations): Entitlements and licensing: entitlement assignments (of the caller's own tenant and of other tenants), entitlement, utilization, mileage, compliance, availability and attention-note queries, banners, entitlement settings and license usage reports.
 //! - [`network::tenants`] (53 operations): Tenants and their administrators in the managed-service model: tenants, tenant and administrator delegations, invitations, tenant activation and support status, firmware upgrade schedules, notification recipients and push notifications, beta features, privacy settings, and administrators with their query.
 //! - [`network::msp`] (32 operations): What a managed-service provider manages across its customers: the customer (EC) query and inventory export, branding and logo files, and the deprecated managed-service family (/mspCustomers, /mspIntegrators, /mspLabels; for its sub-paths the document gives no methods, so the spec offers a single GET on each, recorded as inferred).
 //! - [`network::wireless_networks`] (66 operations): Wireless networks and Wi-Fi networks, their activation on venues and per-venue settings, compatibility and feature-set queries, QoS map sets and WISPr providers.
@@ -2291,6 +2291,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-entitlements"),
     doc = " | `POST` | `/entitlements/availabilityReports/query` | `network::entitlements` | `query_availability_reports` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/entitlements/availabilityReports/query` | [`network::entitlements`] | [`query_availability_reports_v2`](network::entitlements::EntitlementsClient::query_availability_reports_v2) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/entitlements/availabilityReports/query` | `network::entitlements` | `query_availability_reports_v2` (feature `network-entitlements`) |"
 )]
 #[cfg_attr(
     feature = "network-entitlements",

@@ -1050,6 +1050,190 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummaryLicenseType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Answer of the license calculator (the availability report query, default version): the license the calculator found, with a message.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml CalculatorResponseDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AvailabilityReport {
+    /// Status of the answer.
+    ///
+    /// Wire name `status`; `string`; optional.
+    pub status: Option<String>,
+    /// Further details about the answer (empty when there are none).
+    ///
+    /// Wire name `message`; `string`; optional.
+    pub message: Option<String>,
+    /// The license found.
+    ///
+    /// Wire name `data`; `AvailabilityReportLicense`; required.
+    pub data: AvailabilityReportLicense,
+}
+impl serde::Serialize for AvailabilityReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AvailabilityReport, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("status", &v.status);
+            w.optional("message", &v.message);
+            w.field("data", &v.data);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AvailabilityReport {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AvailabilityReport, ruckus_one_runtime::object::FieldError> {
+            let value = AvailabilityReport {
+                status: f.optional("status"),
+                message: f.optional("message"),
+                data: f.required("data")?,
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AvailabilityReport"))
+    }
+}
+impl AvailabilityReport {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(data: AvailabilityReportLicense) -> Self {
+        Self {
+            status: None,
+            message: None,
+            data,
+        }
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
+/// A license the calculator found: its dates, quantity and type (the default version's `data`, and a row of the v2 version's page).
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml CalculatorDataDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AvailabilityReportLicense {
+    /// Day the license takes effect: a date (`YYYY-MM-DD`) in the default version, a date and time text (`Tue Aug 12 00:00:00 UTC 2025`) in the v2 rows.
+    ///
+    /// Wire name `effectiveDate`; `string`; required.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml CalculatorDataDto; v2 form: payloads ui-fixtures/query_availability_reports/03.json).
+    pub effective_date: String,
+    /// Day the license expires, in the same form as `effectiveDate`.
+    ///
+    /// Wire name `expirationDate`; `string`; required.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml CalculatorDataDto; v2 form: payloads ui-fixtures/query_availability_reports/03.json).
+    pub expiration_date: String,
+    /// Number of licenses.
+    ///
+    /// Wire name `quantity`; `integer`; optional.
+    pub quantity: Option<i64>,
+    /// Kind of license (for example `APSW`).
+    ///
+    /// Wire name `licenseType`; `string`; optional.
+    pub license_type: Option<String>,
+    /// Tier of the license's SKU (for example `Silver`, `Platinum`); sent in the v2 rows.
+    ///
+    /// Wire name `skuTier`; `string`; optional.
+    /// Provenance: reference (payloads ui-fixtures/query_availability_reports/03.json).
+    pub sku_tier: Option<String>,
+    /// Whether the license is a trial license.
+    ///
+    /// Wire name `isTrial`; `boolean`; required.
+    pub is_trial: bool,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AvailabilityReportLicense {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AvailabilityReportLicense,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("effectiveDate", &v.effective_date);
+            w.field("expirationDate", &v.expiration_date);
+            w.optional("quantity", &v.quantity);
+            w.optional("licenseType", &v.license_type);
+            w.optional("skuTier", &v.sku_tier);
+            w.field("isTrial", &v.is_trial);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AvailabilityReportLicense, ruckus_one_runtime::object::FieldError> {
+            let value = AvailabilityReportLicense {
+                effective_date: f.required("effectiveDate")?,
+                expiration_date: f.required("expirationDate")?,
+                quantity: f.optional("quantity"),
+                license_type: f.optional("licenseType"),
+                sku_tier: f.optional("skuTier"),
+                is_trial: f.required("isTrial")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AvailabilityReportLicense"))
+    }
+}
+impl AvailabilityReportLicense {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(effective_date: String, expiration_date: String, is_trial: bool) -> Self {
+        Self {
+            effective_date,
+            expiration_date,
+            quantity: None,
+            license_type: None,
+            sku_tier: None,
+            is_trial,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `licenseType`.
+    pub fn with_license_type(mut self, value: impl Into<String>) -> Self {
+        self.license_type = Some(value.into());
+        self
+    }
+    /// Sets `skuTier`.
+    pub fn with_sku_tier(mut self, value: impl Into<String>) -> Self {
+        self.sku_tier = Some(value.into());
+        self
+    }
+}
 /// Device type of a banner (also the banner list's `type` filter). The document names the three values added in a release; the official description lists the others. Values not listed are kept as received.
 ///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (values of its type filter)).
@@ -3201,7 +3385,7 @@ impl ValidationErrors {
         self
     }
 }
-/// entitlements: the 27 operations of this area of the Network management API.
+/// entitlements: the 28 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().entitlements()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -3469,13 +3653,13 @@ impl<'a> EntitlementsClient<'a> {
     /// `POST /entitlements/availabilityReports/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `QueryResult`
-    /// - Pagination: `query_body`, items in `data`
+    /// - Response 200: `AvailabilityReport` (The license found, in `data`, with a message.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    /// - The answer is one license (`{message, data}`), not a page; `query_availability_reports_v2` asks for the v2 media type and gets a page listing the licenses.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete); it has its answer's schema (CalculatorResponseDto).
     #[doc(alias = "/entitlements/availabilityReports/query")]
     #[doc(alias = "POST /entitlements/availabilityReports/query")]
     pub fn query_availability_reports(&self) -> QueryAvailabilityReports<'a> {
@@ -3485,6 +3669,30 @@ impl<'a> EntitlementsClient<'a> {
             &[],
         );
         QueryAvailabilityReports { req }
+    }
+    /// Query availability reports (v2).
+    ///
+    /// `POST /entitlements/availabilityReports/query` on the `network` API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `QueryResult` (A page whose `data` lists the licenses found.)
+    /// - Media types: Content-Type `application/json`, Accept `application/vnd.ruckus.v2+json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Provenance: inferred (the same route as query_availability_reports; the vendor's UI has a V2 calculator mutation whose tests answer this route with a page (their "v2Response")).
+    ///
+    /// Notes:
+    /// - Asks for the v2 media type; the answer is a page listing the licenses found, each with its SKU tier. `query_availability_reports` (plain JSON) answers one license with a message.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/availabilityReports/query")]
+    #[doc(alias = "POST /entitlements/availabilityReports/query")]
+    pub fn query_availability_reports_v2(&self) -> QueryAvailabilityReportsV2<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_AVAILABILITY_REPORTS_V2,
+            &[],
+        );
+        QueryAvailabilityReportsV2 { req }
     }
     /// Query attention notes.
     ///
@@ -4605,6 +4813,68 @@ impl<'a> QueryAvailabilityReports<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AvailabilityReport, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AvailabilityReport>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_availability_reports_v2",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/entitlements/availabilityReports/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
+};
+/// Request builder for `EntitlementsClient::query_availability_reports_v2` (Query availability reports (v2)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryAvailabilityReportsV2<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryAvailabilityReportsV2<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
     const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
         style: ruckus_one_runtime::PageStyle::QueryBody,
         items: "data",
@@ -4619,7 +4889,7 @@ impl<'a> QueryAvailabilityReports<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, AvailabilityReportLicense> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -14,7 +14,7 @@
 //! - DPSK services: [`dpsk`], 36 operations
 //! - MAC registrations: [`mac_registrations`], 24 operations
 //! - Certificates: [`certificates`], 67 operations
-//! - entitlements: [`entitlements`], 27 operations
+//! - entitlements: [`entitlements`], 28 operations
 //! - tenants: [`tenants`], 53 operations
 //! - Managed-service provider: [`msp`], 32 operations
 //! - wireless networks: [`wireless_networks`], 66 operations

@@ -334,7 +334,7 @@ async fn network_entitlements() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::AvailabilityReport as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -350,9 +350,43 @@ async fn network_entitlements() {
             .expect("query_availability_reports");
         support::same_json(&out, &expect, "query_availability_reports");
         assert_eq!(
+            out, < ruckus_one::network::entitlements::AvailabilityReport as
+            support::Sample > ::sample(),
+            "query_availability_reports: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/entitlements/availabilityReports/query",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .entitlements()
+            .query_availability_reports_v2()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("query_availability_reports_v2");
+        support::same_json(&out, &expect, "query_availability_reports_v2");
+        assert_eq!(
             out, < ruckus_one::network::common::QueryResult as support::Sample >
             ::sample(),
-            "query_availability_reports: decoded value differs from the sample"
+            "query_availability_reports_v2: decoded value differs from the sample"
         );
     }
     {

@@ -11624,6 +11624,57 @@ impl support::Sample for ruckus_one::network::certificates::CertTemplateQueryReq
 }
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
+impl support::Sample for ruckus_one::network::entitlements::AvailabilityReportLicense {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned(), true)
+                .with_quantity(1)
+                .with_license_type("sample".to_owned())
+                .with_sku_tier("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("effectiveDate", serde_json::Value::from("sample")),
+            ("expirationDate", serde_json::Value::from("sample")),
+            ("quantity", serde_json::Value::from(1)),
+            ("licenseType", serde_json::Value::from("sample")),
+            ("skuTier", serde_json::Value::from("sample")),
+            ("isTrial", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-entitlements")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
+impl support::Sample for ruckus_one::network::entitlements::AvailabilityReport {
+    fn sample() -> Self {
+        Self::new(
+                <ruckus_one::network::entitlements::AvailabilityReportLicense as support::Sample>::sample(),
+            )
+            .with_status("sample".to_owned())
+            .with_message("sample".to_owned())
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("status", serde_json::Value::from("sample")),
+            ("message", serde_json::Value::from("sample")),
+            (
+                "data",
+                <ruckus_one::network::entitlements::AvailabilityReportLicense as support::Sample>::sample_json(),
+            ),
+        ])
+    }
+}
+#[cfg(feature = "network-entitlements")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 impl support::Sample for ruckus_one::network::entitlements::LicenseBannerType {
     fn sample() -> Self {
         Self::from("INITIAL")

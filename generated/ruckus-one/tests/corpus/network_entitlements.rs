@@ -128,9 +128,26 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/entitlements/availabilityReports/query",
         status: 200,
         accepts: &["application/json"],
-        response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::entitlements::AvailabilityReport> as Decode,
+        ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "query_availability_reports_v2",
+        method: "POST",
+        path: "/entitlements/availabilityReports/query",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v2+json"],
+        response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
+        request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(
+                round::<ruckus_one::network::entitlements::AvailabilityReportLicense>
+                    as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
