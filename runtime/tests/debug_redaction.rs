@@ -5,41 +5,18 @@
 mod common;
 
 use common::loopback::{Answer, Loopback};
+use common::msp::{API, AUTH, JSON};
 use ruckus_one_runtime::{
-    Api, ApiAuth, AuthSettings, Client, Config, Credentials, ErrorFamily, Hosts, MediaTypes,
-    Method, Operation, Request, Service, for_each_tenant,
+    Client, Config, Credentials, ErrorFamily, Method, Operation, Request, Service, for_each_tenant,
 };
 use serde_json::{Value, json};
 
 const SECRET: &str = "client-secret-4711";
 
-static API: Api = Api {
-    name: "network",
-    title: "Network",
-    prefix: "",
-    hosts: Hosts {
-        asia: "https://a.example",
-        europe: "https://e.example",
-        north_america: "https://n.example",
-    },
-    auth: ApiAuth::ClientCredentials,
-};
-
-static AUTH: AuthSettings = AuthSettings {
-    token_url: "{host}/oauth2/token/{tenant_id}",
-    token_url_without_tenant: "{host}/oauth2/token",
-    tenant_header: "x-rks-tenantid",
-};
-
 static UNPACED: Service = Service {
     name: "things",
     rate_limit: None,
 };
-
-const JSON: &[MediaTypes] = &[MediaTypes {
-    content_type: Some("application/json"),
-    accept: "application/json",
-}];
 
 static CREATE: Operation = Operation {
     id: "create_thing",

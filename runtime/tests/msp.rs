@@ -9,59 +9,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::loopback::{Answer, Loopback};
+use common::msp::{AUTH, GET_VENUES, QUERY_ACTIVITIES};
 use ruckus_one_runtime::{
-    Api, ApiAuth, AuthSettings, Client, Config, Credentials, Error, ErrorFamily, Hosts, MediaTypes,
-    Method, Operation, PendingActivity, Request, Service, WaitOptions, for_each_tenant, wait_all,
+    Client, Config, Credentials, Error, PendingActivity, Request, WaitOptions, for_each_tenant,
+    wait_all,
 };
 use serde_json::{Value, json};
-
-static API: Api = Api {
-    name: "network",
-    title: "Network",
-    prefix: "",
-    hosts: Hosts {
-        asia: "https://a.example",
-        europe: "https://e.example",
-        north_america: "https://n.example",
-    },
-    auth: ApiAuth::ClientCredentials,
-};
-
-static AUTH: AuthSettings = AuthSettings {
-    token_url: "{host}/oauth2/token/{tenant_id}",
-    token_url_without_tenant: "{host}/oauth2/token",
-    tenant_header: "x-rks-tenantid",
-};
-
-static UNPACED: Service = Service {
-    name: "activities",
-    rate_limit: None,
-};
-
-const JSON: &[MediaTypes] = &[MediaTypes {
-    content_type: Some("application/json"),
-    accept: "application/json",
-}];
-
-static GET_VENUES: Operation = Operation {
-    id: "get_venues",
-    method: Method::Get,
-    path: "/venues",
-    api: &API,
-    versions: JSON,
-    error_family: ErrorFamily::ErrorsArray,
-    service: &UNPACED,
-};
-
-static QUERY_ACTIVITIES: Operation = Operation {
-    id: "query_activities",
-    method: Method::Post,
-    path: "/activities/query",
-    api: &API,
-    versions: JSON,
-    error_family: ErrorFamily::ErrorsArray,
-    service: &UNPACED,
-};
 
 fn client(url: &str) -> Client {
     let config = Config::new(Credentials::new("id", "secret"))

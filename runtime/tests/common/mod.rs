@@ -4,6 +4,7 @@
 
 pub mod capture;
 pub mod loopback;
+pub mod msp;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
