@@ -7583,7 +7583,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: string
     /// - Path parameter `policySetId`: string
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CertTempUpdatePolicySetId::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml certTempUpdatePolicySetId).
@@ -7610,7 +7610,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: string
     /// - Path parameter `policySetId`: string
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CertTempRemovePolicySetId::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml certTempRemovePolicySetId).
@@ -7655,7 +7655,7 @@ impl<'a> CertificatesClient<'a> {
     /// `POST /certificates` on the `network` API.
     ///
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UploadCert::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml uploadCert).
@@ -7699,7 +7699,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: string
     /// - Request body (json, required): `Notification`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateNotification::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml createNotification).
@@ -7752,7 +7752,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: string
     /// - Request body (json, required): `MsiPackage`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMsiPackage::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml createMsiPackage).
@@ -7781,7 +7781,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `identityId`: string
     /// - Request body (json, required): `CertificateGenerateCert`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GenerateCertToIdentity::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml generateCertToIdentity).
@@ -7814,7 +7814,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: string
     /// - Request body (json, required): `CertificateGenerateCert`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GenerateCert::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml generateCert).
@@ -7900,7 +7900,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `certId`: string
     /// - Request body (json, required): `UpdateCertificate`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCert::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchCert_1).
@@ -7956,7 +7956,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `caId`: string
     /// - Request body (json, required): `UpdateCa`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCa::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchCa).
@@ -8004,7 +8004,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `caId`: string
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UploadCaPrivateKey::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml uploadCaPrivateKey).
@@ -8026,7 +8026,7 @@ impl<'a> CertificatesClient<'a> {
     /// `DELETE /certificateAuthorities/{caId}/privateKeys` on the `network` API.
     ///
     /// - Path parameter `caId`: string
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCaPrivateKey::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCaPrivateKey).
@@ -8050,7 +8050,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `scepKeyId`: string
     /// - Request body (json, required): `ScepKey`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchScepKey::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchScepKey).
@@ -8107,7 +8107,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: string
     /// - Path parameter `notificationId`: string
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteNotification::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteNotification).
@@ -8137,7 +8137,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `notificationId`: string
     /// - Request body (json, required): `Notification`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchNotification::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchNotification).
@@ -8194,7 +8194,7 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: string
     /// - Path parameter `msiPackageId`: string
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMsiPackage::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteMsiPackage).
@@ -8224,7 +8224,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `msiPackageId`: string
     /// - Request body (json, required): `MsiPackage`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchMsiPackage::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchMsiPackage).
@@ -12032,7 +12032,10 @@ impl<'a> CertTempUpdatePolicySetId<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12043,7 +12046,7 @@ impl<'a> CertTempUpdatePolicySetId<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12062,7 +12065,7 @@ impl<'a> CertTempUpdatePolicySetId<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12136,7 +12139,10 @@ impl<'a> CertTempRemovePolicySetId<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12147,7 +12153,7 @@ impl<'a> CertTempRemovePolicySetId<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12166,7 +12172,7 @@ impl<'a> CertTempRemovePolicySetId<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12340,7 +12346,10 @@ impl<'a> UploadCert<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12351,7 +12360,7 @@ impl<'a> UploadCert<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12370,7 +12379,7 @@ impl<'a> UploadCert<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12555,7 +12564,10 @@ impl<'a> CreateNotification<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12566,7 +12578,7 @@ impl<'a> CreateNotification<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12585,7 +12597,7 @@ impl<'a> CreateNotification<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12770,7 +12782,10 @@ impl<'a> CreateMsiPackage<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12781,7 +12796,7 @@ impl<'a> CreateMsiPackage<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12800,7 +12815,7 @@ impl<'a> CreateMsiPackage<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12874,7 +12889,10 @@ impl<'a> GenerateCertToIdentity<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12885,7 +12903,7 @@ impl<'a> GenerateCertToIdentity<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12904,7 +12922,7 @@ impl<'a> GenerateCertToIdentity<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12978,7 +12996,10 @@ impl<'a> GenerateCert<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12989,7 +13010,7 @@ impl<'a> GenerateCert<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13008,7 +13029,7 @@ impl<'a> GenerateCert<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13231,7 +13252,10 @@ impl<'a> PatchCert<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13242,7 +13266,7 @@ impl<'a> PatchCert<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13261,7 +13285,7 @@ impl<'a> PatchCert<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13392,7 +13416,10 @@ impl<'a> PatchCa<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13403,7 +13430,7 @@ impl<'a> PatchCa<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13422,7 +13449,7 @@ impl<'a> PatchCa<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13596,7 +13623,10 @@ impl<'a> UploadCaPrivateKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13607,7 +13637,7 @@ impl<'a> UploadCaPrivateKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13626,7 +13656,7 @@ impl<'a> UploadCaPrivateKey<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13700,7 +13730,10 @@ impl<'a> DeleteCaPrivateKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13711,7 +13744,7 @@ impl<'a> DeleteCaPrivateKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13730,7 +13763,7 @@ impl<'a> DeleteCaPrivateKey<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13804,7 +13837,10 @@ impl<'a> PatchScepKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13815,7 +13851,7 @@ impl<'a> PatchScepKey<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13834,7 +13870,7 @@ impl<'a> PatchScepKey<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13986,7 +14022,10 @@ impl<'a> DeleteNotification<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13997,7 +14036,7 @@ impl<'a> DeleteNotification<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14016,7 +14055,7 @@ impl<'a> DeleteNotification<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14090,7 +14129,10 @@ impl<'a> PatchNotification<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14101,7 +14143,7 @@ impl<'a> PatchNotification<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14120,7 +14162,7 @@ impl<'a> PatchNotification<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14272,7 +14314,10 @@ impl<'a> DeleteMsiPackage<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14283,7 +14328,7 @@ impl<'a> DeleteMsiPackage<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14302,7 +14347,7 @@ impl<'a> DeleteMsiPackage<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14376,7 +14421,10 @@ impl<'a> PatchMsiPackage<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14387,7 +14435,7 @@ impl<'a> PatchMsiPackage<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14406,7 +14454,7 @@ impl<'a> PatchMsiPackage<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

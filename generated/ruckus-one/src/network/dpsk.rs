@@ -2856,7 +2856,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolId`: string
     /// - Path parameter `policySetId`: string
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePolicySetId::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePolicySetId).
@@ -2883,7 +2883,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolId`: string
     /// - Path parameter `policySetId`: string
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetId::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml removePolicySetId).
@@ -2911,7 +2911,7 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: string
     /// - Path parameter `id`: string
     /// - Request body (json, required): `DpskPassphrase`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `ReplaceDpskPassphrase::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrase).
@@ -2941,7 +2941,7 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: string
     /// - Path parameter `id`: string
     /// - Request body (json, required): `DpskPassphrase`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `PatchDpskPassphrase::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrase_1).
@@ -2970,7 +2970,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolTemplateId`: string
     /// - Request body (json, required): `TemplateCloneSettingsRequest`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml cloneDpskPoolTemplate).
@@ -2998,7 +2998,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolId`: string
     /// - Request body (json, required): `DpskPassphrasesPatchRequest`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `UpdatePassphrases::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrases).
@@ -3053,7 +3053,7 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: string
     /// - Path parameter `passphraseId`: string
     /// - Request body (json, required): `array<string>`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `CreatePassphraseDevice::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml createPassphraseDevice).
@@ -3083,7 +3083,7 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: string
     /// - Path parameter `passphraseId`: string
     /// - Request body (json, required): `array<string>`
-    /// - Response 202: `json`
+    /// - Response 202: `AsyncResult`
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `DeletePassphraseDevices::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deletePassphraseDevices).
@@ -5536,7 +5536,10 @@ impl<'a> UpdatePolicySetId<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5547,7 +5550,7 @@ impl<'a> UpdatePolicySetId<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5566,7 +5569,7 @@ impl<'a> UpdatePolicySetId<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5640,7 +5643,10 @@ impl<'a> RemovePolicySetId<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5651,7 +5657,7 @@ impl<'a> RemovePolicySetId<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5670,7 +5676,7 @@ impl<'a> RemovePolicySetId<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5756,7 +5762,10 @@ impl<'a> ReplaceDpskPassphrase<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5767,7 +5776,7 @@ impl<'a> ReplaceDpskPassphrase<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5786,7 +5795,7 @@ impl<'a> ReplaceDpskPassphrase<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5872,7 +5881,10 @@ impl<'a> PatchDpskPassphrase<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5883,7 +5895,7 @@ impl<'a> PatchDpskPassphrase<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5902,7 +5914,7 @@ impl<'a> PatchDpskPassphrase<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5955,7 +5967,10 @@ impl<'a> CloneDpskPoolTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5966,7 +5981,7 @@ impl<'a> CloneDpskPoolTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5985,7 +6000,7 @@ impl<'a> CloneDpskPoolTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6071,7 +6086,10 @@ impl<'a> UpdatePassphrases<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6082,7 +6100,7 @@ impl<'a> UpdatePassphrases<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6101,7 +6119,7 @@ impl<'a> UpdatePassphrases<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6271,7 +6289,10 @@ impl<'a> CreatePassphraseDevice<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6282,7 +6303,7 @@ impl<'a> CreatePassphraseDevice<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6301,7 +6322,7 @@ impl<'a> CreatePassphraseDevice<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6387,7 +6408,10 @@ impl<'a> DeletePassphraseDevices<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6398,7 +6422,7 @@ impl<'a> DeletePassphraseDevices<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6417,7 +6441,7 @@ impl<'a> DeletePassphraseDevices<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                serde_json::Value,
+                super::common::AsyncResult,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -1298,7 +1298,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1311,7 +1313,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "cert_temp_update_policy_set_id");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "cert_temp_update_policy_set_id: decoded value differs from the sample"
         );
     }
@@ -1325,7 +1328,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1338,7 +1343,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "cert_temp_remove_policy_set_id");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "cert_temp_remove_policy_set_id: decoded value differs from the sample"
         );
     }
@@ -1385,7 +1391,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1399,8 +1407,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "upload_cert");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "upload_cert: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "upload_cert: decoded value differs from the sample"
         );
     }
     {
@@ -1443,7 +1451,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::Notification as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1459,8 +1469,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "create_notification");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "create_notification: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_notification: decoded value differs from the sample"
         );
     }
     {
@@ -1503,7 +1513,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::MsiPackage as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1519,8 +1531,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "create_msi_package");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "create_msi_package: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_msi_package: decoded value differs from the sample"
         );
     }
     {
@@ -1535,7 +1547,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::CertificateGenerateCert as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1552,7 +1566,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "generate_cert_to_identity");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "generate_cert_to_identity: decoded value differs from the sample"
         );
     }
@@ -1568,7 +1583,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::CertificateGenerateCert as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1584,8 +1601,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "generate_cert");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "generate_cert: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "generate_cert: decoded value differs from the sample"
         );
     }
     {
@@ -1657,7 +1674,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::UpdateCertificate as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1674,8 +1693,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "patch_cert");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "patch_cert: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_cert: decoded value differs from the sample"
         );
     }
     {
@@ -1717,7 +1736,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::UpdateCa as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1733,8 +1754,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "patch_ca");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "patch_ca: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_ca: decoded value differs from the sample"
         );
     }
     {
@@ -1781,7 +1802,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1795,8 +1818,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "upload_ca_private_key");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "upload_ca_private_key: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "upload_ca_private_key: decoded value differs from the sample"
         );
     }
     {
@@ -1809,7 +1832,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1822,8 +1847,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_ca_private_key");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "delete_ca_private_key: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_ca_private_key: decoded value differs from the sample"
         );
     }
     {
@@ -1838,7 +1863,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::ScepKey as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1855,8 +1882,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "patch_scep_key");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "patch_scep_key: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_scep_key: decoded value differs from the sample"
         );
     }
     {
@@ -1897,7 +1924,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1910,8 +1939,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_notification");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "delete_notification: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_notification: decoded value differs from the sample"
         );
     }
     {
@@ -1926,7 +1955,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::Notification as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1943,8 +1974,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "patch_notification");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "patch_notification: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_notification: decoded value differs from the sample"
         );
     }
     {
@@ -1985,7 +2016,9 @@ async fn network_certificates() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1998,8 +2031,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_msi_package");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "delete_msi_package: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_msi_package: decoded value differs from the sample"
         );
     }
     {
@@ -2014,7 +2047,9 @@ async fn network_certificates() {
                 <ruckus_one::network::certificates::MsiPackage as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2031,8 +2066,8 @@ async fn network_certificates() {
             .into_inner();
         support::same_json(&out, &expect, "patch_msi_package");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "patch_msi_package: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_msi_package: decoded value differs from the sample"
         );
     }
     {

@@ -819,7 +819,9 @@ async fn network_dpsk() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -832,8 +834,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "update_policy_set_id");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "update_policy_set_id: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_policy_set_id: decoded value differs from the sample"
         );
     }
     {
@@ -846,7 +848,9 @@ async fn network_dpsk() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -859,8 +863,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "remove_policy_set_id");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "remove_policy_set_id: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "remove_policy_set_id: decoded value differs from the sample"
         );
     }
     {
@@ -875,7 +879,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -892,8 +898,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "replace_dpsk_passphrase");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "replace_dpsk_passphrase: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "replace_dpsk_passphrase: decoded value differs from the sample"
         );
     }
     {
@@ -908,7 +914,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -925,8 +933,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "patch_dpsk_passphrase");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "patch_dpsk_passphrase: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_dpsk_passphrase: decoded value differs from the sample"
         );
     }
     {
@@ -941,7 +949,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::TemplateCloneSettingsRequest as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -957,8 +967,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "clone_dpsk_pool_template");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "clone_dpsk_pool_template: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "clone_dpsk_pool_template: decoded value differs from the sample"
         );
     }
     {
@@ -973,7 +983,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPassphrasesPatchRequest as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -989,8 +1001,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "update_passphrases");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "update_passphrases: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_passphrases: decoded value differs from the sample"
         );
     }
     {
@@ -1033,7 +1045,9 @@ async fn network_dpsk() {
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1050,8 +1064,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "create_passphrase_device");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "create_passphrase_device: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_passphrase_device: decoded value differs from the sample"
         );
     }
     {
@@ -1066,7 +1080,9 @@ async fn network_dpsk() {
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1083,7 +1099,8 @@ async fn network_dpsk() {
             .into_inner();
         support::same_json(&out, &expect, "delete_passphrase_devices");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "delete_passphrase_devices: decoded value differs from the sample"
         );
     }

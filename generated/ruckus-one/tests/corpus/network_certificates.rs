@@ -534,7 +534,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/policySets/{policySetId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -545,7 +545,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/policySets/{policySetId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -571,7 +571,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificates",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -593,7 +593,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/notifications",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::Notification> as Decode,
         ),
@@ -617,7 +617,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/msiPackages",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::certificates::MsiPackage> as Decode),
         items: None,
     });
@@ -628,7 +628,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/identities/{identityId}/certificates",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::CertificateGenerateCert> as Decode,
         ),
@@ -641,7 +641,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/certificates",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::CertificateGenerateCert> as Decode,
         ),
@@ -680,7 +680,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/certificates/{certId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::UpdateCertificate> as Decode,
         ),
@@ -706,7 +706,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateAuthorities/{caId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::certificates::UpdateCa> as Decode),
         items: None,
     });
@@ -734,7 +734,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateAuthorities/{caId}/privateKeys",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -745,7 +745,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateAuthorities/{caId}/privateKeys",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -756,7 +756,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::certificates::ScepKey> as Decode),
         items: None,
     });
@@ -780,7 +780,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/notifications/{notificationId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -791,7 +791,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/notifications/{notificationId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::certificates::Notification> as Decode,
         ),
@@ -815,7 +815,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -826,7 +826,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::certificates::MsiPackage> as Decode),
         items: None,
     });

@@ -350,7 +350,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/dpskServices/{poolId}/policySets/{policySetId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -361,7 +361,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/dpskServices/{poolId}/policySets/{policySetId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
         items: None,
     });
@@ -376,7 +376,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPassphrase> as Decode),
         items: None,
     });
@@ -391,7 +391,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPassphrase> as Decode),
         items: None,
     });
@@ -402,7 +402,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/dpskServices/{poolTemplateId}/cloneSettings",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json"],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::dpsk::TemplateCloneSettingsRequest> as Decode,
         ),
@@ -419,7 +419,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<ruckus_one::network::dpsk::DpskPassphrasesPatchRequest> as Decode,
         ),
@@ -453,7 +453,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<Vec<String>> as Decode),
         items: None,
     });
@@ -468,7 +468,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: None,
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<Vec<String>> as Decode),
         items: None,
     });

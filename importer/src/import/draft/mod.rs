@@ -18,7 +18,7 @@ pub use place::Placement;
 use crate::openapi::{Document, Operation as DescOperation, Schema, normalise_path};
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use ruckus_codegen::names;
-use ruckus_codegen::spec::{Api, Area, FamilyKind, Method, Operation};
+use ruckus_codegen::spec::{Api, Area, FamilyKind, Method, Operation, TypeExpr};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A drafted operation, before the type import fills in its body types.
@@ -66,6 +66,7 @@ pub fn draft<'v>(
     let services = crate::import::service_files(api);
     let skips = skips(areas);
     let mut ids = Ids::new(areas);
+    let envelope = async_envelope(areas);
     let mut drafted_keys = BTreeSet::new();
     let mut used = BTreeSet::new();
     for (file, doc) in docs.iter().filter(|(f, _)| files.contains(*f)) {
@@ -110,6 +111,9 @@ pub fn draft<'v>(
                 Ok((mut op, request, response)) => out.ops.push(DraftOp {
                     op: {
                         op.service = service_of(&services, areas, &area, file);
+                        if response.is_none() {
+                            type_accepted(&mut op, envelope.as_deref());
+                        }
                         op
                     },
                     area,
@@ -127,6 +131,37 @@ pub fn draft<'v>(
         ));
     }
     out
+}
+
+/// The type the curated operations of the API answer 202 with most often (the asynchronous
+/// result envelope), when they answer one.
+fn async_envelope(areas: &[&Area]) -> Option<String> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in areas
+        .iter()
+        .flat_map(|a| &a.operations)
+        .flat_map(|o| &o.responses)
+    {
+        if let (202, Some(TypeExpr::Name(n))) = (r.status, &r.ty) {
+            *counts.entry(n.as_str()).or_default() += 1;
+        }
+    }
+    let best = counts.iter().max_by_key(|(_, n)| **n)?;
+    Some((*best.0).to_owned())
+}
+
+/// A drafted 202 answer the description shows without a schema (an example only) is the
+/// API's asynchronous result envelope, as its curated 202 answers are.
+fn type_accepted(op: &mut Operation, envelope: Option<&str>) {
+    let Some(envelope) = envelope else { return };
+    for r in op.responses.iter_mut().filter(|r| r.status == 202) {
+        if r.ty == Some(TypeExpr::Name("json".into())) {
+            r.ty = Some(TypeExpr::Name(envelope.to_owned()));
+            r.provenance = Some(format!(
+                "inferred: the description shows the 202 answer by an example only; the API's curated 202 answers are `{envelope}`"
+            ));
+        }
+    }
 }
 
 /// `skip:` overrides: drafted id -> reason.
