@@ -87,7 +87,7 @@ pub struct SimConfig {
     pub rate_limits: bool,
     /// Tenants, credentials and objects to start with.
     pub seed: Seed,
-    /// How long a request may take to arrive, its head and then its body (default 10 s): a
+    /// How long a request may take to arrive, its head and then its body (default 5 s): a
     /// connection whose head is incomplete by then is closed, a body is answered 408.
     pub read_timeout: Duration,
     /// Connections served at once (default 256); more wait to be accepted.
@@ -109,7 +109,7 @@ impl Default for SimConfig {
             manual_clock: false,
             rate_limits: true,
             seed: Seed::default(),
-            read_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(5),
             max_connections: 256,
         }
     }
