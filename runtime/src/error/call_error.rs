@@ -94,7 +94,7 @@ pub enum Error {
         /// What is wrong: `is not set`, `is empty`, `is not a region: ...`.
         problem: &'static str,
     },
-    /// The work of one tenant in [`for_each_tenant`](crate::for_each_tenant) panicked: that
+    /// The work of one tenant in `for_each_tenant` panicked: that
     /// tenant's outcome (the others keep theirs). The panic's message is not kept (it may
     /// hold anything); the panic hook has reported it.
     Panicked,

@@ -216,7 +216,7 @@ impl ErrorBody {
     /// | `ErrorsArray` | the `errors` entries |
     /// | `ErrorObject` | the `error` object (when it has a text), then its `rootCauseErrors` |
     /// | `FlatObject` | the body itself |
-    /// | `ErrorsMap` | one per key of `errors`, in key order, the key as [`field`](ErrorDetail::field) |
+    /// | `ErrorsMap` | one per key of `errors`, in key order, the key as `field` |
     /// | `StatusMessage` | the `errors`, `subErrors` and `nestedErrors` entries; without any, the body's message |
     /// | `Portal` | the `errors` entries, then each of `validationErrors`; without any, the body's message |
     /// | `Raw` | none |
