@@ -257,11 +257,12 @@ async fn a_long_retry_after_is_the_callers_and_holds_the_bucket_at_most_the_cap(
     assert_eq!(refused.status(), Some(429));
     assert_eq!(refused.retry_after(), Some(Duration::from_secs(7200)));
     assert_eq!(server.calls().len(), 1, "not retried");
-    // The calls after it wait at most the policy's cap, then all go out.
-    let started = Instant::now();
-    let results = get(&client, 10).await;
+    // The calls after it wait the policy's cap at most (of the paused clock, not the two hours),
+    // then all go out.
+    let results = tokio::time::timeout(cap + Duration::from_secs(1), get(&client, 10))
+        .await
+        .expect("the bucket is held no longer than the cap");
     assert!(results.iter().all(Result::is_ok), "{results:?}");
-    assert!(started.elapsed() <= cap, "{:?}", started.elapsed());
     assert_eq!(server.calls().len(), 11);
 }
 
@@ -275,12 +276,10 @@ async fn calls_cancelled_while_they_wait_give_their_budget_back() {
     assert!(server.calls().len() < 20, "{}", server.calls().len());
     // The bucket refills (9.5 at 4.75 a second) in 2 s; the next call goes out at once.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let started = Instant::now();
-    let next = get(&client, 1).await;
+    // On the paused clock a call that had to wait for budget sleeps about 19 s of it; one
+    // that gets its token at once needs none of the clock.
+    let next = tokio::time::timeout(Duration::from_secs(1), get(&client, 1))
+        .await
+        .expect("the call went out without waiting for rate budget");
     assert!(next[0].is_ok(), "{next:?}");
-    assert!(
-        started.elapsed() < Duration::from_millis(100),
-        "{:?}",
-        started.elapsed()
-    );
 }
