@@ -1,219 +1,27 @@
 //! The spec's closed sets: every keyword a spec field accepts from a fixed list.
 //!
-//! Each set is a Rust enum used by both the spec model ([`crate::spec`]) and the IR
-//! ([`crate::ir`]), so emitters match exhaustively: adding a pagination style or a body kind is
-//! guided by the compiler. serde rejects a value outside the set with a located diagnostic
-//! that names the accepted spellings.
+//! Each set is a Rust enum of `ruckus-one-catalog`, used by the spec model ([`crate::spec`]), the
+//! IR ([`crate::ir`]) and the tables the generator writes, so emitters match exhaustively and the
+//! tables' readers see the same sets. serde rejects a value outside a set with a located
+//! diagnostic that names the accepted spellings.
 
-/// Declares a closed set: the enum, its spec spellings, and a `Deserialize` that rejects any
-/// other spelling with "`<what>` `<value>` must be a, b or c".
-macro_rules! closed_set {
-    (
-        $(#[$meta:meta])*
-        $name:ident, $what:literal {
-            $( $(#[$vmeta:meta])* $variant:ident = $spelling:literal, )+
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum $name {
-            $( $(#[$vmeta])* $variant, )+
-        }
-
-        impl $name {
-            /// Every member, in the order the spec format lists them.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The spelling used in the spec.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $( $name::$variant => $spelling, )+
-                }
-            }
-
-            /// The member spelled `s` in the spec.
-            pub fn parse(s: &str) -> Option<Self> {
-                Self::ALL.iter().copied().find(|m| m.as_str() == s)
-            }
-
-            /// The accepted spellings, `a, b or c`.
-            pub fn spellings() -> String {
-                one_of(&Self::ALL.iter().map(|m| m.as_str()).collect::<Vec<_>>())
-            }
-
-            /// The variant name, e.g. for the runtime's enum of the same members.
-            pub fn variant(self) -> &'static str {
-                match self {
-                    $( $name::$variant => stringify!($variant), )+
-                }
-            }
-        }
-
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                // The value is checked inside the visitor, so serde_yaml locates an error at
-                // the value itself rather than at the mapping around it.
-                struct V;
-                impl serde::de::Visitor<'_> for V {
-                    type Value = $name;
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        write!(f, "{} ({})", $what, $name::spellings())
-                    }
-                    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<$name, E> {
-                        $name::parse(s).ok_or_else(|| {
-                            E::custom(format!(
-                                "{} `{}` must be {}",
-                                $what,
-                                s,
-                                $name::spellings()
-                            ))
-                        })
-                    }
-                }
-                d.deserialize_str(V)
-            }
-        }
-    };
-}
-
-/// `a, b or c`.
-fn one_of(items: &[&str]) -> String {
-    match items.split_last() {
-        Some((last, [])) => (*last).to_owned(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    }
-}
-
-closed_set! {
-    /// What a service's published rate limit is counted for.
-    LimitScope, "rate limit scope" {
-        Tenant = "tenant",
-        Property = "property",
-        Workflow = "workflow",
-    }
-}
-
-closed_set! {
-    /// HTTP method of an operation.
-    Method, "method" {
-        Get = "GET",
-        Post = "POST",
-        Put = "PUT",
-        Patch = "PATCH",
-        Delete = "DELETE",
-    }
-}
-
-closed_set! {
-    /// Lifecycle status of an operation.
-    LifecycleStatus, "lifecycle status" {
-        Stable = "stable",
-        Deprecated = "deprecated",
-        Experimental = "experimental",
-        Removed = "removed",
-    }
-}
-
-closed_set! {
-    /// Where a parameter goes.
-    ParamLocation, "parameter location" {
-        Path = "path",
-        Query = "query",
-        Header = "header",
-    }
-}
-
-closed_set! {
-    /// How a request body is encoded.
-    BodyKind, "request kind" {
-        Json = "json",
-        Form = "form",
-        Multipart = "multipart",
-        Binary = "binary",
-    }
-}
-
-closed_set! {
-    /// What a response carries.
-    ResponseKind, "response kind" {
-        Json = "json",
-        Binary = "binary",
-        /// Text such as `text/csv`, returned as a `String`.
-        Text = "text",
-        Empty = "empty",
-    }
-}
-
-closed_set! {
-    /// How a paged operation selects its page (the runtime's `PageStyle`).
-    PageStyle, "pagination style" {
-        /// `POST .../query` with the page number in the JSON body's `page` field.
-        QueryBody = "query_body",
-        /// `page` (and `pageSize`) query parameters.
-        QueryParams = "page_params",
-        /// Spring-style `page` and `size` query parameters (pages usually from 0), items in
-        /// `content`, the page says when it is the last.
-        Spring = "spring",
-    }
-}
-
-closed_set! {
-    /// How the runtime decodes an error body (the runtime's `ErrorFamily`).
-    FamilyKind, "error family kind" {
-        ErrorsArray = "errors_array",
-        ErrorObject = "error_object",
-        StatusMessage = "status_message",
-        /// A flat `{code, message, reason, suggestion}` object.
-        FlatObject = "flat_object",
-        /// `errors` as an object mapping a field to its message.
-        ErrorsMap = "errors_map",
-        /// The resident portal's `{status, timestamp, message, detailedMessage, validationErrors}`.
-        Portal = "portal",
-    }
-}
-
-closed_set! {
-    /// How an API's operations authenticate (the runtime's `ApiAuth`).
-    AuthKind, "API auth" {
-        /// The OAuth2 token of the shared token service.
-        ClientCredentials = "client_credentials",
-        /// A token the caller supplies (the resident portal's unit token).
-        UnitToken = "unit_token",
-    }
-}
+pub use ruckus_one_catalog::closed::{
+    AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
+    ResponseKind, Role,
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn spellings_round_trip_and_others_are_refused() {
-        for m in Method::ALL {
-            assert_eq!(Method::parse(m.as_str()), Some(*m));
-        }
-        assert_eq!(PageStyle::QueryParams.as_str(), "page_params");
-        assert_eq!(PageStyle::QueryParams.variant(), "QueryParams");
-        let err = serde_yaml::from_str::<Method>("FETCH")
+    fn a_spec_value_outside_a_set_is_refused_at_its_line() {
+        let err = serde_yaml::from_str::<Vec<Method>>("- GET\n- FETCH\n")
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("method `FETCH` must be GET, POST, PUT, PATCH or DELETE"),
-            "{err}"
-        );
-        let err = serde_yaml::from_str::<PageStyle>("paging_envelope")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains(
-                "pagination style `paging_envelope` must be query_body, page_params or spring"
-            ),
+            err.contains("method `FETCH` must be GET, POST, PUT, PATCH or DELETE")
+                && err.contains("line 2"),
             "{err}"
         );
     }

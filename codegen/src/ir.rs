@@ -4,7 +4,8 @@
 //! every order is the spec's order. Closed sets are the enums of [`crate::closed`].
 
 pub use crate::closed::{
-    AuthKind, BodyKind, FamilyKind, LimitScope, Method, PageStyle, ParamLocation, ResponseKind,
+    AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
+    ResponseKind,
 };
 
 /// Where a fact comes from.
@@ -324,14 +325,18 @@ pub enum Lifecycle {
 }
 
 impl Lifecycle {
+    pub fn status(&self) -> LifecycleStatus {
+        match self {
+            Lifecycle::Stable => LifecycleStatus::Stable,
+            Lifecycle::Deprecated { .. } => LifecycleStatus::Deprecated,
+            Lifecycle::Experimental { .. } => LifecycleStatus::Experimental,
+            Lifecycle::Removed { .. } => LifecycleStatus::Removed,
+        }
+    }
+
     /// `stable`, `deprecated`, `experimental` or `removed`.
     pub fn label(&self) -> &'static str {
-        match self {
-            Lifecycle::Stable => "stable",
-            Lifecycle::Deprecated { .. } => "deprecated",
-            Lifecycle::Experimental { .. } => "experimental",
-            Lifecycle::Removed { .. } => "removed",
-        }
+        self.status().as_str()
     }
 
     /// One line for docs, with note and removal date.

@@ -4,7 +4,7 @@
 use crate::auth::may_act_for;
 use crate::config::SimConfig;
 use crate::errors::Refusal;
-use crate::model::{Role, Route, Table};
+use crate::model::{BodyKind, Role, Route, Table};
 use crate::schema::validate;
 use crate::state::State;
 use axum::http::HeaderMap;
@@ -80,8 +80,8 @@ pub fn body(t: &Table, route: &Route, bytes: &[u8]) -> Result<Option<Value>, Ref
             Ok(None)
         };
     }
-    match rb.kind.as_str() {
-        "json" => {
+    match rb.kind {
+        BodyKind::Json => {
             let v: Value = serde_json::from_slice(bytes)
                 .map_err(|e| Refusal::bad_request(format!("the body is not JSON: {e}")))?;
             if !rb.schema.is_null() {
@@ -89,7 +89,7 @@ pub fn body(t: &Table, route: &Route, bytes: &[u8]) -> Result<Option<Value>, Ref
             }
             Ok(Some(v))
         }
-        "form" => {
+        BodyKind::Form => {
             let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(bytes)
                 .map_err(|e| Refusal::bad_request(format!("the body is not a form: {e}")))?;
             let m: Map<String, Value> = fields
@@ -98,7 +98,7 @@ pub fn body(t: &Table, route: &Route, bytes: &[u8]) -> Result<Option<Value>, Ref
                 .collect();
             Ok(Some(Value::Object(m)))
         }
-        _ => Ok(None),
+        BodyKind::Multipart | BodyKind::Binary => Ok(None),
     }
 }
 
@@ -110,8 +110,8 @@ pub fn tenant_param(
     params: &[String],
     tenant: &str,
 ) -> Result<(), Refusal> {
-    for (name, value) in route.path_params.iter().zip(params) {
-        if name == "tenantId" && !may_act_for(config, state, tenant, value) {
+    for (param, value) in route.path_params.iter().zip(params) {
+        if param.name == "tenantId" && !may_act_for(config, state, tenant, value) {
             return Err(Refusal::new(
                 403,
                 "SIM-403",

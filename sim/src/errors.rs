@@ -2,7 +2,7 @@
 //! made to validate against the family's body schema.
 
 use crate::conform::Samples;
-use crate::model::Table;
+use crate::model::{FamilyKind, Table};
 use serde_json::{Value, json};
 
 /// A refusal: status, a service-style code and a message.
@@ -40,28 +40,27 @@ pub fn body(samples: &Samples<'_>, family: &str, r: &Refusal, request_id: &str) 
     let Some(f) = table.family(family) else {
         return json!({"message": r.message, "requestId": request_id});
     };
-    let candidate = match f.kind.as_str() {
-        "errors_array" => json!({
+    let candidate = match f.kind {
+        FamilyKind::ErrorsArray => json!({
             "requestId": request_id,
             "errors": [{"code": r.code, "message": r.message, "reason": r.message}],
         }),
-        "errors_map" => json!({"errors": {"request": r.message}}),
-        "status_message" => json!({
+        FamilyKind::ErrorsMap => json!({"errors": {"request": r.message}}),
+        FamilyKind::StatusMessage => json!({
             "status": r.status,
             "timestamp": samples.now,
             "message": r.message,
             "debugMessage": r.code,
             "subErrors": [],
         }),
-        "portal" => json!({
+        FamilyKind::Portal => json!({
             "status": r.status,
             "timestamp": samples.now,
             "message": r.message,
             "detailedMessage": r.code,
             "validationErrors": [],
         }),
-        // flat_object, error_object
-        _ => json!({
+        FamilyKind::FlatObject | FamilyKind::ErrorObject => json!({
             "code": r.code,
             "message": r.message,
             "reason": r.message,

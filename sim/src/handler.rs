@@ -7,7 +7,7 @@ use crate::checks;
 use crate::conform::Samples;
 use crate::errors::{Refusal, body as error_body};
 use crate::limits;
-use crate::model::{Route, Table};
+use crate::model::{AuthKind, ResponseKind, Route, Table};
 use crate::negotiate;
 use crate::roles::{self, Call};
 use crate::server::{Dropped, Inner};
@@ -166,7 +166,7 @@ async fn dispatch(inner: &Inner, req: &Req, log: &mut Logged) -> Answer {
         auth::tenant_of(
             &inner.config,
             &state,
-            table.api.auth == "unit_token",
+            table.api.auth == AuthKind::UnitToken,
             req.header(AUTHORIZATION),
             delegated,
         )
@@ -415,20 +415,22 @@ fn answer(
     now: &str,
 ) -> Answer {
     let media = media.unwrap_or(route.response.media_type.as_str());
-    match route.response.kind.as_str() {
-        "json" => {
+    match route.response.kind {
+        ResponseKind::Json => {
             let v = Samples { table, now }.conform(candidate, &route.response.schema);
             json_answer(route.status, media, &v)
         }
-        "empty" => {
+        ResponseKind::Empty => {
             let mut r = Response::new(Body::empty());
             *r.status_mut() = StatusCode::from_u16(route.status).unwrap_or(StatusCode::NO_CONTENT);
             r
         }
         // A text answer the export declares as JSON is a JSON string.
-        "text" if media.ends_with("json") => json_answer(route.status, media, &json!("simulated")),
+        ResponseKind::Text if media.ends_with("json") => {
+            json_answer(route.status, media, &json!("simulated"))
+        }
         kind => {
-            let bytes: &'static [u8] = if kind == "text" {
+            let bytes: &'static [u8] = if kind == ResponseKind::Text {
                 b"simulated\n"
             } else {
                 b"SIMULATED"

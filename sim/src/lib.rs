@@ -1,8 +1,8 @@
 //! `ruckus-one-sim`: a stateful local simulator of the RUCKUS One APIs for tests.
 //!
 //! Its routes, media types, statuses, schemas and paging shapes come from the spec (the tables
-//! `cargo xtask generate` writes to `generated/ruckus-one-sim/`); its engine is written here:
-//! OAuth 2.0 client-credentials tokens, delegated tenants (`x-rks-tenantid`), objects kept per
+//! `cargo xtask generate` writes to `generated/catalog/`, read through `ruckus-one-catalog`);
+//! its engine is written here: OAuth 2.0 client-credentials tokens, delegated tenants (`x-rks-tenantid`), objects kept per
 //! tenant and resource family, queries with paging, sorting, search and filters, asynchronous
 //! writes with activities on a simulator clock, request checks (bodies against the spec's
 //! types, media types, parameters), per-tenant rate limits and injectable faults.

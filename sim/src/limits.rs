@@ -5,7 +5,7 @@
 //! count per property or per workflow are not enforced (the simulator does not know which
 //! property or workflow a call counts against, and the client does not pace them either).
 
-use crate::model::{Route, Table};
+use crate::model::{LimitScope, Route, Table};
 use crate::state::{Bucket, State};
 
 /// A token bucket's size.
@@ -23,7 +23,7 @@ pub fn budget<'t>(table: &'t Table, route: &Route) -> Option<Budget<'t>> {
         .api
         .rate_limits
         .iter()
-        .find(|l| l.service == route.service && l.scope == "tenant")?;
+        .find(|l| l.service == route.service && l.scope == LimitScope::Tenant)?;
     Some(Budget {
         service: &limit.service,
         burst: f64::from(limit.max),

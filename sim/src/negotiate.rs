@@ -2,7 +2,7 @@
 //! whether the route offers it (415, 406).
 
 use crate::errors::Refusal;
-use crate::model::Route;
+use crate::model::{BodyKind, ResponseKind, Route};
 
 /// The media type without parameters, lowercased.
 pub fn essence(v: &str) -> String {
@@ -34,7 +34,7 @@ fn range_takes(range: &str, offered: &str) -> bool {
 /// (the route's default when there is no `Accept`).
 pub fn accept(route: &Route, accept: Option<&str>) -> Result<Option<String>, Refusal> {
     let offered = &route.response.types;
-    if route.response.kind == "empty" || offered.is_empty() {
+    if route.response.kind == ResponseKind::Empty || offered.is_empty() {
         return Ok(None);
     }
     let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else {
@@ -81,8 +81,8 @@ pub fn content_type(
     };
     let offered: Vec<String> = req.types.iter().map(|t| essence(t)).collect();
     let fits = offered.contains(&ct)
-        || (req.kind == "binary" && offered.is_empty())
-        || (req.kind == "multipart" && ct.starts_with("multipart/"));
+        || (req.kind == BodyKind::Binary && offered.is_empty())
+        || (req.kind == BodyKind::Multipart && ct.starts_with("multipart/"));
     if fits {
         Ok(())
     } else {

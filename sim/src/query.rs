@@ -2,7 +2,7 @@
 //! page shape of the operation's paging style (`query_body`: `totalCount`, `page` and the items
 //! field; `spring`: `content`, `totalElements`, ...; `page_params`: a `paging` envelope).
 
-use crate::model::Route;
+use crate::model::{PageStyle, Route};
 use serde_json::{Map, Value, json};
 use std::cmp::Ordering;
 
@@ -164,7 +164,7 @@ fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
 /// The answer of a list or query of `items` in the route's page shape (a bare list when the
 /// answer is a list and the route has no paging).
 pub fn page(route: &Route, ask: &Ask, items: Vec<Value>) -> Value {
-    let style = route.paging.as_ref().map_or("", |p| p.style.as_str());
+    let style = route.paging.as_ref().map(|p| p.style);
     let first = route.paging.as_ref().map_or(1, |p| p.first_page);
     let field = route.paging.as_ref().map_or("data", |p| p.items.as_str());
     let bare = route.response.schema.get("type").and_then(Value::as_str) == Some("array");
@@ -172,12 +172,16 @@ pub fn page(route: &Route, ask: &Ask, items: Vec<Value>) -> Value {
         let (items, ..) = ask.run(items, 1, 10_000);
         return Value::Array(items);
     }
-    let default_size = if style == "spring" { 20 } else { 10 };
+    let default_size = if style == Some(PageStyle::Spring) {
+        20
+    } else {
+        10
+    };
     let (items, total, page, size) = ask.run(items, first, default_size);
     let pages = total.div_ceil(size.max(1));
     let mut out = Map::new();
     match style {
-        "spring" => {
+        Some(PageStyle::Spring) => {
             let n = items.len();
             out.insert(field.to_owned(), Value::Array(items));
             for (k, v) in [
@@ -193,14 +197,14 @@ pub fn page(route: &Route, ask: &Ask, items: Vec<Value>) -> Value {
                 out.insert(k.to_owned(), v);
             }
         }
-        "page_params" => {
+        Some(PageStyle::QueryParams) => {
             out.insert(
                 "paging".to_owned(),
                 json!({"totalCount": total, "page": page, "pageSize": size, "pageCount": pages}),
             );
             out.insert(field.to_owned(), Value::Array(items));
         }
-        _ => {
+        Some(PageStyle::QueryBody) | None => {
             out.insert("totalCount".to_owned(), json!(total));
             out.insert("page".to_owned(), json!(page));
             out.insert(field.to_owned(), Value::Array(items));

@@ -4,7 +4,7 @@
 
 use crate::config::SimConfig;
 use crate::errors::Refusal;
-use crate::model::{Role, Route, Table};
+use crate::model::{Method, Role, Route, Table};
 use crate::query::{Ask, page};
 use crate::state::{Activity, State, rfc3339};
 use indexmap::IndexMap;
@@ -57,7 +57,7 @@ impl Call<'_> {
             .routes
             .iter()
             .filter(|r| r.family == self.route.family && is_item(r.role))
-            .find_map(|r| r.path_params.last().map(String::as_str))
+            .find_map(|r| r.path_params.last().map(|p| p.name.as_str()))
     }
 }
 
@@ -137,7 +137,7 @@ fn across(call: &Call<'_>, state: &mut State) -> Vec<Value> {
         })
         .unwrap_or_default()
         .iter()
-        .map(String::as_str)
+        .map(|p| p.name.as_str())
         .collect();
     let prefix = format!("{}:{family}|", call.api);
     let collections = &state.tenant(call.tenant).collections;
@@ -443,7 +443,7 @@ fn write_settings(call: &Call<'_>, state: &mut State) -> Value {
     let doc = settings(call, state)
         .entry(key)
         .or_insert_with(|| json!({}));
-    if call.route.method == "PATCH" {
+    if call.route.method == Method::Patch {
         merge(doc, &patch);
     } else {
         *doc = patch;

@@ -73,7 +73,7 @@ impl Router {
                 entries.push(Entry {
                     api,
                     route,
-                    method: r.method.clone(),
+                    method: r.method.as_str().to_owned(),
                     template,
                     segs,
                 });

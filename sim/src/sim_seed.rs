@@ -52,7 +52,7 @@ fn locate(model: &Model, router: &Router, path: &str) -> Option<(String, Option<
                 r.family == route.family
                     && matches!(r.role, Role::Read | Role::Delete | Role::Upsert)
             })
-            .find_map(|r| r.path_params.last().cloned());
+            .find_map(|r| r.path_params.last().map(|p| p.name.clone()));
         let parents = if on_item {
             &m.params[..m.params.len().saturating_sub(1)]
         } else {

@@ -126,14 +126,14 @@ async fn the_log_keeps_no_secret() {
     let route = model
         .apis
         .iter()
-        .filter(|t| t.api.auth == "unit_token")
+        .filter(|t| t.api.auth == ruckus_one_sim::model::AuthKind::UnitToken)
         .flat_map(|t| t.routes.iter())
-        .find(|r| r.method == "GET")
+        .find(|r| r.method == ruckus_one_sim::model::Method::Get)
         .expect("a unit token route");
     let prefix = model
         .apis
         .iter()
-        .find(|t| t.api.auth == "unit_token")
+        .find(|t| t.api.auth == ruckus_one_sim::model::AuthKind::UnitToken)
         .map(|t| t.api.prefix.clone())
         .unwrap_or_default();
     let _ = send(

@@ -1,7 +1,7 @@
 //! `cargo xtask package-check [--verify]`: the published packages (the runtime, the client, the
-//! simulator) against crates.io's limits.
+//! operation catalog, the simulator) against crates.io's limits.
 //!
-//! It runs `cargo package` for the three packages together (cargo 1.95 packages workspace
+//! It runs `cargo package` for the packages together (cargo 1.95 packages workspace
 //! siblings into a local overlay registry, so the client's dependency on the unpublished runtime
 //! resolves offline), then prints, per package, the `.crate`'s compressed size against crates.io's
 //! 10 MiB limit and its feature count against crates.io's 300, and fails when one is over. A
@@ -18,7 +18,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The packages published to crates.io.
-pub const PACKAGES: [&str; 3] = ["ruckus-one-runtime", "ruckus-one", "ruckus-one-sim"];
+pub const PACKAGES: [&str; 4] = [
+    "ruckus-one-runtime",
+    "ruckus-one",
+    "ruckus-one-catalog",
+    "ruckus-one-sim",
+];
 
 /// crates.io's limit on the compressed size of a `.crate` (bytes).
 pub const MAX_CRATE_BYTES: u64 = 10 * 1024 * 1024;

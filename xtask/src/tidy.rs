@@ -15,6 +15,7 @@ pub const MAX_FN_LINES: usize = 100;
 /// The directories checked, relative to the workspace root: every hand-written crate. No file
 /// in them is exempt.
 const DIRS: &[&str] = &[
+    "catalog/src",
     "codegen/src",
     "importer/src",
     "xtask/src",

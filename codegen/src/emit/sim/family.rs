@@ -9,62 +9,9 @@
 //! the calling tenant may act for, and the own-tenant read from the tenant acted as. Everything
 //! else is answered from the schemas (canned).
 
+pub(super) use crate::closed::Role;
 use crate::ir::{ApiIr, BodyKind, Method, OpIr, TypeRef};
 use std::collections::BTreeMap;
-
-/// What an operation does in the simulator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
-    Create,
-    List,
-    Query,
-    /// A query over every parent's collection of the family.
-    QueryAcross,
-    /// A query of the customer tenants the calling tenant manages.
-    CustomerQuery,
-    /// The tenant acted as, reading itself.
-    OwnTenant,
-    Read,
-    Replace,
-    Merge,
-    Delete,
-    Upsert,
-    BulkDelete,
-    SettingsRead,
-    SettingsWrite,
-    ActivityRead,
-    ActivityQuery,
-    Canned,
-}
-
-impl Role {
-    pub(super) fn as_str(self) -> &'static str {
-        match self {
-            Role::Create => "create",
-            Role::List => "list",
-            Role::Query => "query",
-            Role::QueryAcross => "query_across",
-            Role::CustomerQuery => "customer_query",
-            Role::OwnTenant => "own_tenant",
-            Role::Read => "read",
-            Role::Replace => "replace",
-            Role::Merge => "merge",
-            Role::Delete => "delete",
-            Role::Upsert => "upsert",
-            Role::BulkDelete => "bulk_delete",
-            Role::SettingsRead => "settings_read",
-            Role::SettingsWrite => "settings_write",
-            Role::ActivityRead => "activity_read",
-            Role::ActivityQuery => "activity_query",
-            Role::Canned => "canned",
-        }
-    }
-
-    /// Whether the answer comes from the simulator's state.
-    pub(super) fn is_stateful(self) -> bool {
-        self != Role::Canned
-    }
-}
 
 /// The queries whose rows are the calling tenant's customers: an MSP's end customers, a
 /// technology partner's (reference: the MSP description's `/mspecs/query` and

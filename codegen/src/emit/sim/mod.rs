@@ -1,8 +1,9 @@
-//! The simulator's tables (`ruckus-one-sim/<api>.json`): per API its prefix, authentication,
-//! error families and activity operation, one route entry per generated operation (method, path,
-//! parameters, request and response media types and schemas, statuses, paging, whether it is
-//! asynchronous, its resource family and role) and the export's schemas without their prose.
-//! The simulator (`sim/`, hand-written) reads them; nothing here is code. Also the coverage page
+//! The operation tables (`catalog/<api>.json`, the model of `ruckus-one-catalog`): per API its
+//! prefix, authentication, error families and rate limits, one route per generated operation
+//! (summary, method, path, parameters, request and response media types and schemas, statuses,
+//! versions, paging, whether it is asynchronous, its service, resource family and role) and the
+//! export's schemas without their prose. The simulator, the command line and the MCP server read
+//! them; nothing here is code. Also the coverage page
 //! `docs/simulator-coverage.md`: what the simulator does and checks per operation.
 
 mod coverage;
@@ -12,8 +13,11 @@ use super::openapi::shared::{
     named_schema, param_schema, ref_schema, request_types, response_types,
 };
 use super::text::PREAMBLE;
-use crate::ir::{ApiIr, BodyKind, Ir, Lifecycle, OpIr, ParamIr, ResponseKind};
+use crate::ir::{ApiIr, BodyKind, Ir, OpIr, ParamIr, ResponseKind};
 use family::Role;
+use ruckus_one_catalog::{
+    ApiInfo, ErrorFamily, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Version,
+};
 use serde_yaml::{Mapping, Value};
 use std::collections::BTreeMap;
 
@@ -32,10 +36,7 @@ pub fn files(ir: &Ir) -> BTreeMap<String, String> {
     let mut roles = Vec::new();
     for api in &ir.apis {
         let api_roles = family::roles(api);
-        out.insert(
-            format!("ruckus-one-sim/{}.json", api.name),
-            table(api, &api_roles),
-        );
+        out.insert(format!("catalog/{}.json", api.name), table(api, &api_roles));
         roles.push(api_roles);
     }
     out.insert(
@@ -45,12 +46,18 @@ pub fn files(ir: &Ir) -> BTreeMap<String, String> {
     out
 }
 
-fn json(v: &Value) -> String {
+fn json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".to_owned())
 }
 
+/// A schema of the export as JSON, without its prose.
+fn schema(v: Value) -> serde_json::Value {
+    serde_json::to_value(strip(v)).unwrap_or(serde_json::Value::Null)
+}
+
+/// The table, one route and one schema per line so that a spec change reads as a small diff.
 fn table(api: &ApiIr, roles: &BTreeMap<String, (String, Role)>) -> String {
-    let mut s = format!("{{\"generated\":{},\n", json(&PREAMBLE.into()));
+    let mut s = format!("{{\"generated\":{},\n", json(&PREAMBLE));
     s.push_str(&format!(
         "\"api\":{},\n\"routes\":[\n",
         json(&api_header(api))
@@ -68,175 +75,149 @@ fn table(api: &ApiIr, roles: &BTreeMap<String, (String, Role)>) -> String {
         .areas
         .iter()
         .flat_map(|a| &a.types)
-        .map(|t| {
-            format!(
-                "{}:{}",
-                json(&t.name.as_str().into()),
-                json(&strip(named_schema(t)))
-            )
-        })
+        .map(|t| format!("{}:{}", json(&t.name), json(&schema(named_schema(t)))))
         .collect();
     s.push_str(&schemas.join(",\n"));
     s.push_str("}}\n");
     s
 }
 
-fn map(pairs: Vec<(&str, Value)>) -> Value {
-    let mut m = Mapping::new();
-    for (k, v) in pairs {
-        m.insert(k.into(), v);
-    }
-    Value::Mapping(m)
-}
-
-fn api_header(api: &ApiIr) -> Value {
-    let families: Vec<Value> = api
+fn api_header(api: &ApiIr) -> ApiInfo {
+    let families = api
         .families
         .iter()
-        .map(|f| {
-            let schema = f
-                .body
-                .as_deref()
-                .map_or(Value::Mapping(Mapping::new()), |b| {
-                    map(vec![("$ref", format!("#/components/schemas/{b}").into())])
-                });
-            map(vec![
-                ("name", f.name.as_str().into()),
-                ("kind", f.kind.as_str().into()),
-                ("schema", schema),
-            ])
+        .map(|f| ErrorFamily {
+            name: f.name.clone(),
+            kind: f.kind,
+            schema: f.body.as_deref().map_or_else(
+                || serde_json::json!({}),
+                |b| serde_json::json!({"$ref": format!("#/components/schemas/{b}")}),
+            ),
         })
         .collect();
     // The published limits: a token bucket per tenant (or property, workflow) and service.
-    let limits: Vec<Value> = api
+    let rate_limits = api
         .services
         .iter()
         .filter_map(|s| {
             let (max, per_second, scope) = s.rate_limit?;
-            Some(map(vec![
-                ("service", s.name.as_str().into()),
-                ("max", max.into()),
-                ("per_second", per_second.into()),
-                ("scope", scope.as_str().into()),
-            ]))
+            Some(RateLimit {
+                service: s.name.clone(),
+                max,
+                per_second,
+                scope,
+            })
         })
         .collect();
-    map(vec![
-        ("name", api.name.as_str().into()),
-        ("prefix", api.prefix.value.as_str().into()),
-        ("auth", api.auth.value.as_str().into()),
-        ("default_family", api.default_family.as_str().into()),
-        ("families", families.into()),
-        ("rate_limits", limits.into()),
-    ])
+    ApiInfo {
+        name: api.name.clone(),
+        prefix: api.prefix.value.clone(),
+        auth: api.auth.value,
+        default_family: api.default_family.clone(),
+        families,
+        rate_limits,
+    }
 }
 
-fn route(api: &ApiIr, area: &str, op: &OpIr, role: Option<&(String, Role)>) -> Value {
+fn route(api: &ApiIr, area: &str, op: &OpIr, role: Option<&(String, Role)>) -> Route {
     let service = api
         .services
         .iter()
         .find(|s| s.static_name == op.service)
         .map_or("", |s| s.name.as_str());
     let (family, role) = role.map_or(("", Role::Canned), |(f, r)| (f.as_str(), *r));
-    let statuses: Vec<Value> = op
-        .responses
-        .iter()
-        .filter(|r| (200..300).contains(&r.status))
-        .map(|r| r.status.into())
-        .collect();
-    let path_params: Vec<Value> = op
-        .path_params
-        .iter()
-        .map(|p| p.wire.as_str().into())
-        .collect();
-    let paging = op.pagination.as_ref().map(|p| {
-        map(vec![
-            ("style", p.style.as_str().into()),
-            ("items", p.items.as_str().into()),
-            ("first_page", p.first_page.into()),
-        ])
+    let paging = op.pagination.as_ref().map(|p| Paging {
+        style: p.style,
+        items: p.items.clone(),
+        first_page: p.first_page.into(),
     });
-    map(vec![
-        ("id", op.id.as_str().into()),
-        ("area", area.into()),
-        ("method", op.method.as_str().into()),
-        ("path", op.path.as_str().into()),
-        (
-            "experimental",
-            matches!(op.lifecycle, Lifecycle::Experimental { .. }).into(),
-        ),
-        ("status", op.success.status.into()),
-        ("statuses", statuses.into()),
-        ("async", op.asynchronous.into()),
-        ("path_params", path_params.into()),
-        ("query", params(&op.query)),
-        ("headers", params(&op.headers)),
-        ("request", request(op)),
-        ("response", response(op)),
-        ("paging", paging.unwrap_or(Value::Null)),
-        ("error_family", op.error_family.as_str().into()),
-        ("service", service.into()),
-        ("family", family.into()),
-        ("role", role.as_str().into()),
-    ])
+    let versions = if op.versions.len() > 1 {
+        op.versions
+            .iter()
+            .map(|v| Version {
+                label: v.label.clone(),
+                content_type: v.content_type.clone(),
+                accept: v.accept.clone(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Route {
+        id: op.id.clone(),
+        area: area.to_owned(),
+        summary: op.name.clone(),
+        method: op.method,
+        path: op.path.clone(),
+        lifecycle: op.lifecycle.status(),
+        provenance: super::describe::provenance(&op.provenance, super::describe::Style::Spec),
+        status: op.success.status,
+        statuses: op
+            .responses
+            .iter()
+            .filter(|r| (200..300).contains(&r.status))
+            .map(|r| r.status)
+            .collect(),
+        asynchronous: op.asynchronous,
+        path_params: params(&op.path_params),
+        query: params(&op.query),
+        headers: params(&op.headers),
+        request: request(op),
+        response: response(op),
+        versions,
+        paging,
+        error_family: op.error_family.clone(),
+        service: service.to_owned(),
+        family: family.to_owned(),
+        role,
+    }
 }
 
-fn params(ps: &[ParamIr]) -> Value {
+fn params(ps: &[ParamIr]) -> Vec<Param> {
     ps.iter()
-        .map(|p| {
-            map(vec![
-                ("name", p.wire.as_str().into()),
-                ("required", p.required.into()),
-                ("schema", strip(param_schema(p))),
-            ])
+        .map(|p| Param {
+            name: p.wire.clone(),
+            required: p.required,
+            description: p.description.clone().unwrap_or_default(),
+            schema: schema(param_schema(p)),
         })
-        .collect::<Vec<Value>>()
-        .into()
+        .collect()
 }
 
-fn request(op: &OpIr) -> Value {
-    let Some(b) = &op.request else {
-        return Value::Null;
+fn request(op: &OpIr) -> Option<RequestBody> {
+    let b = op.request.as_ref()?;
+    let body_schema = match (b.kind, &b.ty) {
+        (BodyKind::Json | BodyKind::Form, Some(t)) => schema(ref_schema(t)),
+        _ => serde_json::Value::Null,
     };
-    let schema = match (b.kind, &b.ty) {
-        (BodyKind::Json | BodyKind::Form, Some(t)) => strip(ref_schema(t)),
-        _ => Value::Null,
-    };
-    map(vec![
-        ("kind", b.kind.as_str().into()),
-        ("required", b.required.into()),
-        (
-            "types",
-            request_types(op)
-                .into_iter()
-                .map(Value::from)
-                .collect::<Vec<_>>()
-                .into(),
-        ),
-        ("schema", schema),
-    ])
+    Some(RequestBody {
+        kind: b.kind,
+        required: b.required,
+        types: request_types(op),
+        schema: body_schema,
+    })
 }
 
-fn response(op: &OpIr) -> Value {
+fn response(op: &OpIr) -> ResponseBody {
     let r = &op.success;
-    let schema = match r.kind {
+    let body_schema = match r.kind {
         ResponseKind::Json => {
             r.ty.as_ref()
-                .map_or(Value::Mapping(Mapping::new()), |t| strip(ref_schema(t)))
+                .map_or_else(|| serde_json::json!({}), |t| schema(ref_schema(t)))
         }
-        ResponseKind::Text => map(vec![("type", "string".into())]),
-        ResponseKind::Binary | ResponseKind::Empty => Value::Null,
+        ResponseKind::Text => serde_json::json!({"type": "string"}),
+        ResponseKind::Binary | ResponseKind::Empty => serde_json::Value::Null,
     };
-    let types: Vec<Value> = match r.kind {
+    let types = match r.kind {
         ResponseKind::Empty => Vec::new(),
-        _ => response_types(op).into_iter().map(Value::from).collect(),
+        _ => response_types(op),
     };
-    map(vec![
-        ("kind", r.kind.as_str().into()),
-        ("media_type", r.media_type.as_str().into()),
-        ("types", types.into()),
-        ("schema", schema),
-    ])
+    ResponseBody {
+        kind: r.kind,
+        media_type: r.media_type.clone(),
+        types,
+        schema: body_schema,
+    }
 }
 
 /// A schema without prose: [`PROSE_KEYS`] go, property names stay.

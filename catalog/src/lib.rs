@@ -1,0 +1,69 @@
+//! Every operation of the RUCKUS One APIs as data, generated from the `ruckus-one` spec.
+//!
+//! The tables (`generated/catalog/<api>.json`, written by `cargo xtask generate`) are compiled
+//! in; [`Catalog::get`] reads them once per process. The simulator, the command line and the
+//! MCP server read them through this model, and the generator writes them through it, so the
+//! format has one definition.
+
+pub mod closed;
+mod model;
+
+pub use closed::{
+    AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
+    ResponseKind, Role,
+};
+pub use model::{
+    ApiInfo, ErrorFamily, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
+    Version,
+};
+
+#[cfg(feature = "tables")]
+use std::sync::OnceLock;
+
+/// The tables, compiled in (through the package's `tables` link to `generated/catalog/`).
+#[cfg(feature = "tables")]
+const TABLES: [&str; 3] = [
+    include_str!("../tables/analytics.json"),
+    include_str!("../tables/network.json"),
+    include_str!("../tables/resident_portal.json"),
+];
+
+/// Every API's table.
+#[derive(Debug)]
+pub struct Catalog {
+    pub apis: Vec<Table>,
+}
+
+impl Catalog {
+    /// The compiled-in tables, parsed on first use. An error names what did not parse (a
+    /// generator and a catalog of different versions).
+    #[cfg(feature = "tables")]
+    pub fn get() -> Result<&'static Catalog, String> {
+        static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
+        CATALOG
+            .get_or_init(|| {
+                let apis = TABLES
+                    .iter()
+                    .map(|t| serde_json::from_str(t).map_err(|e| format!("catalog table: {e}")))
+                    .collect::<Result<Vec<Table>, String>>()?;
+                Ok(Catalog { apis })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The API named `name`, with its index.
+    pub fn api(&self, name: &str) -> Option<(usize, &Table)> {
+        self.apis
+            .iter()
+            .enumerate()
+            .find(|(_, t)| t.api.name == name)
+    }
+
+    /// Every operation of every API, with its API's table.
+    pub fn routes(&self) -> impl Iterator<Item = (&Table, &Route)> {
+        self.apis
+            .iter()
+            .flat_map(|t| t.routes.iter().map(move |r| (t, r)))
+    }
+}

@@ -1,0 +1,170 @@
+//! The tables' typed model: one [`Table`] per API, written by the generator and read by every
+//! tool that needs to know the operations.
+
+use crate::closed::{
+    AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ResponseKind,
+    Role,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One API's table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// A note that the file is generated (ignored on read).
+    #[serde(default)]
+    pub generated: String,
+    pub api: ApiInfo,
+    pub routes: Vec<Route>,
+    /// The API's named schemas (JSON Schema, as in the OpenAPI export, without prose), by name.
+    pub schemas: Map<String, Value>,
+}
+
+/// What holds for every operation of an API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApiInfo {
+    /// `analytics`, `network` or `resident_portal`.
+    pub name: String,
+    /// The path prefix every operation's path is under (`/ai`), or empty.
+    pub prefix: String,
+    pub auth: AuthKind,
+    /// The error family of operations that name none.
+    pub default_family: String,
+    pub families: Vec<ErrorFamily>,
+    /// The services' published rate limits.
+    pub rate_limits: Vec<RateLimit>,
+}
+
+/// A service's published limit: a token bucket of `max` calls, `per_second` back each second,
+/// counted per `scope`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RateLimit {
+    pub service: String,
+    pub max: u32,
+    pub per_second: u32,
+    pub scope: LimitScope,
+}
+
+/// An error body shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorFamily {
+    pub name: String,
+    pub kind: FamilyKind,
+    pub schema: Value,
+}
+
+/// One operation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Route {
+    /// The client's method name, the operation's stable id (`query_venues`).
+    pub id: String,
+    /// The spec area it belongs to (`venues`); the client's cargo feature is `<api>-<area>`.
+    pub area: String,
+    /// What it does, in a few words.
+    pub summary: String,
+    pub method: Method,
+    /// The path template, `{name}` for each path parameter.
+    pub path: String,
+    pub lifecycle: LifecycleStatus,
+    /// Where the operation's existence and shape come from: `documented`, `inferred: <why>`
+    /// or `reference: <source>`.
+    pub provenance: String,
+    /// The status `send` returns on.
+    pub status: u16,
+    /// Every success status.
+    pub statuses: Vec<u16>,
+    /// Answers 202 with a request id whose activity tells the outcome.
+    #[serde(rename = "async")]
+    pub asynchronous: bool,
+    pub path_params: Vec<Param>,
+    pub query: Vec<Param>,
+    pub headers: Vec<Param>,
+    pub request: Option<RequestBody>,
+    pub response: ResponseBody,
+    /// The media versions offered, newest last, when there are several.
+    pub versions: Vec<Version>,
+    pub paging: Option<Paging>,
+    pub error_family: String,
+    /// The service serving it, whose rate limit (if published) it counts against.
+    pub service: String,
+    /// The resource family (its collection path with `{}` for placeholders), or empty.
+    pub family: String,
+    pub role: Role,
+}
+
+/// A path, query or header parameter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    /// The wire name.
+    pub name: String,
+    pub required: bool,
+    /// What it is, when the spec says more than its name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    pub schema: Value,
+}
+
+/// A request body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequestBody {
+    pub kind: BodyKind,
+    pub required: bool,
+    /// The media types it may be sent as.
+    pub types: Vec<String>,
+    /// Its schema (usually a `$ref` into [`Table::schemas`]), or null for bodies that are not
+    /// JSON or form data.
+    pub schema: Value,
+}
+
+/// The answer `send` returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResponseBody {
+    pub kind: ResponseKind,
+    /// The media type answered by default.
+    pub media_type: String,
+    /// Every media type it may be answered in.
+    pub types: Vec<String>,
+    pub schema: Value,
+}
+
+/// One media version of an operation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Version {
+    /// `v1.1`, or the media type itself.
+    pub label: String,
+    /// The request's `Content-Type` in this version, if it has a body.
+    pub content_type: Option<String>,
+    pub accept: String,
+}
+
+/// How a paged operation is paged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Paging {
+    pub style: PageStyle,
+    /// The field of the answer holding the page's rows.
+    pub items: String,
+    /// The number of the first page (0 or 1).
+    pub first_page: u64,
+}
+
+impl Table {
+    /// The schema a `$ref` names.
+    pub fn resolve<'a>(&'a self, reference: &str) -> Option<&'a Value> {
+        let name = reference.strip_prefix("#/components/schemas/")?;
+        self.schemas.get(name)
+    }
+
+    /// The error family `name`, else the API's default.
+    pub fn family(&self, name: &str) -> Option<&ErrorFamily> {
+        let families = &self.api.families;
+        families
+            .iter()
+            .find(|f| f.name == name)
+            .or_else(|| families.iter().find(|f| f.name == self.api.default_family))
+    }
+
+    /// The operation whose id is `id`.
+    pub fn route(&self, id: &str) -> Option<&Route> {
+        self.routes.iter().find(|r| r.id == id)
+    }
+}
