@@ -145,6 +145,10 @@ pub struct Paging {
     pub items: String,
     /// The number of the first page (0 or 1).
     pub first_page: u64,
+    /// The schema of one row, when the spec types the rows apart from a page type that many
+    /// operations share (whose items the page's own schema leaves open).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row: Option<Value>,
 }
 
 impl Table {

@@ -2,22 +2,60 @@
 //! into one that validates against a schema of the export, keeping what already fits, filling
 //! required fields with sample values and replacing what does not fit. Canned answers are
 //! `conform(None, schema)`.
+//!
+//! An answer has the shape of the service's: the service sends every field of an object it
+//! answers with (the vendor-written answers show whole objects, not only the required fields),
+//! and only those, so an answer's own object and the rows of a list directly in it (a page's
+//! rows) get every declared field, filled with a sample where the value lacks it, and lose the
+//! fields their schema does not declare (a create body's fields that its read type does not
+//! show). Nested objects get their required fields only and keep what they were given (a
+//! network's `wlan` reads back as written), which also ends recursive schemas early.
 
 use crate::model::Table;
 use crate::schema::{is_valid, type_matches};
 use serde_json::{Map, Value, json};
+use std::cell::Cell;
 
 /// Below this depth, generated values stop at the required minimum (recursive schemas end).
 const MAX_DEPTH: usize = 32;
+
+/// How many levels of objects of an answer get every declared field: the answer's own (and
+/// the rows of a list directly in it, a page's rows).
+pub const WHOLE_LEVELS: usize = 1;
 
 /// Sample values that depend on the simulator (its clock).
 pub struct Samples<'a> {
     pub table: &'a Table,
     /// The simulator clock as RFC 3339 (`date-time` samples).
     pub now: &'a str,
+    /// How many levels of objects get every declared field ([`WHOLE_LEVELS`] for answers, 0
+    /// for values that need only their required fields).
+    pub whole: usize,
+    /// The objects enclosing the one being built.
+    pub level: Cell<usize>,
 }
 
-impl Samples<'_> {
+impl<'a> Samples<'a> {
+    /// For an answer: its own object (and the rows of a list in it) whole.
+    pub fn answer(table: &'a Table, now: &'a str) -> Self {
+        Samples {
+            table,
+            now,
+            whole: WHOLE_LEVELS,
+            level: Cell::new(0),
+        }
+    }
+
+    /// For a value that needs only its required fields (an error body, a sample).
+    pub fn required_only(table: &'a Table, now: &'a str) -> Self {
+        Samples {
+            table,
+            now,
+            whole: 0,
+            level: Cell::new(0),
+        }
+    }
+
     /// `v` made valid for `schema` (`None`: a value built from the schema alone).
     pub fn conform(&self, v: Option<&Value>, schema: &Value) -> Value {
         self.go(v, schema, 0)
@@ -123,7 +161,9 @@ impl Samples<'_> {
                 let mut base = v.and_then(Value::as_object).cloned().unwrap_or_default();
                 base.insert(prop.to_owned(), Value::String((*key).clone()));
                 let target = json!({ "$ref": target });
-                candidates.push(self.go(Some(&Value::Object(base)), &target, depth + 1));
+                let mut c = self.go(Some(&Value::Object(base)), &target, depth + 1);
+                with_tag(&mut c, prop, key);
+                candidates.push(c);
             }
         }
         for b in branches {
@@ -165,7 +205,8 @@ impl Samples<'_> {
         let tag = v?.get(prop).and_then(Value::as_str)?;
         let target = d.get("mapping")?.get(tag)?.as_str()?;
         let target = json!({ "$ref": target });
-        let c = self.go(v, &target, depth + 1);
+        let mut c = self.go(v, &target, depth + 1);
+        with_tag(&mut c, prop, tag);
         if c.get(prop).and_then(Value::as_str) != Some(tag) {
             return None;
         }
@@ -251,6 +292,9 @@ impl Samples<'_> {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
+        let level = self.level.get();
+        let whole = level < self.whole;
+        self.level.set(level + 1);
         let mut out = Map::new();
         for (name, ps) in props {
             let needed = required.contains(&name.as_str());
@@ -259,13 +303,23 @@ impl Samples<'_> {
                 Some(x) => {
                     out.insert(name.clone(), self.go(Some(x), ps, depth + 1));
                 }
-                None if needed => {
+                // A given object's id is never made up: a sample would name an object that
+                // does not exist.
+                None if needed || (whole && (name != "id" || v.is_none())) => {
                     out.insert(name.clone(), self.go(None, ps, depth + 1));
                 }
                 None => {}
             }
         }
-        for (name, x) in src.iter().filter(|(k, _)| !props.contains_key(*k)) {
+        // A whole object has exactly its declared fields (the service answers its own objects,
+        // not what was sent to create them); deeper ones keep what they were given.
+        let closed = whole && !props.is_empty();
+        // A required field stays even where the schema does not declare it (a union's tag).
+        let kept = |k: &str| !closed || required.contains(&k);
+        for (name, x) in src
+            .iter()
+            .filter(|(k, _)| !props.contains_key(*k) && kept(k))
+        {
             match s.get("additionalProperties") {
                 Some(Value::Bool(false)) => {}
                 Some(extra @ Value::Object(_)) => {
@@ -276,6 +330,7 @@ impl Samples<'_> {
                 }
             }
         }
+        self.level.set(level);
         Value::Object(out)
     }
 
@@ -287,6 +342,12 @@ impl Samples<'_> {
             .get("maxItems")
             .and_then(Value::as_u64)
             .map(|m| m as usize);
+        // The rows of a list directly in a whole answer object are whole themselves.
+        let level = self.level.get();
+        let rows = self.whole > 0 && level == self.whole;
+        if rows {
+            self.level.set(level - 1);
+        }
         let mut out: Vec<Value> = match v.and_then(Value::as_array) {
             Some(items) => items
                 .iter()
@@ -300,6 +361,7 @@ impl Samples<'_> {
         while out.len() < min {
             out.push(self.go(None, item, depth + 1));
         }
+        self.level.set(level);
         Value::Array(out)
     }
 
@@ -361,5 +423,14 @@ fn primary_type(ty: Option<&Value>) -> Option<&str> {
         Value::String(t) => Some(t),
         Value::Array(ts) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null"),
         _ => None,
+    }
+}
+
+/// A union's tag on the value built for its variant: the variant's own schema may not declare
+/// the tag, and a whole object keeps only what its schema declares.
+fn with_tag(v: &mut Value, prop: &str, tag: &str) {
+    if let Value::Object(m) = v {
+        m.entry(prop.to_owned())
+            .or_insert_with(|| Value::String(tag.to_owned()));
     }
 }

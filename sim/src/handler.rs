@@ -107,7 +107,7 @@ fn refuse(inner: &Inner, table: &Table, family: &str, r: &Refusal) -> Answer {
         let mut state = inner.lock();
         (rfc3339(state.clock.now_ms()), state.new_id())
     };
-    let samples = Samples { table, now: &now };
+    let samples = Samples::required_only(table, &now);
     let mut answer = json_answer(
         r.status,
         "application/json",
@@ -311,7 +311,7 @@ fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refus
     let mut state = ctx.inner.lock();
     let failure = fail.filter(|_| route.asynchronous).map(|message| {
         let now = rfc3339(state.clock.now_ms());
-        let samples = Samples { table, now: &now };
+        let samples = Samples::required_only(table, &now);
         let r = Refusal::new(400, "SIM-ACTIVITY", message);
         error_body(&samples, &route.error_family, &r, "")
     });
@@ -322,7 +322,7 @@ fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refus
     };
     let candidate = match route.asynchronous {
         true => Some(accept_async(ctx, &mut state, candidate.as_ref(), failure)),
-        false => candidate,
+        false => candidate.map(|c| enveloped(table, route, c, &mut state)),
     };
     let now = rfc3339(state.clock.now_ms());
     drop(state);
@@ -406,6 +406,43 @@ fn accept_async(
     envelope
 }
 
+/// A written object answered in the envelope the operation's answer type describes
+/// (`{requestId, response}`), when that type is an envelope and the object is not in one yet.
+fn enveloped(table: &Table, route: &Route, object: Value, state: &mut State) -> Value {
+    let schema = &route.response.schema;
+    let declared = |name: &str| {
+        let resolved = match schema.get("$ref").and_then(Value::as_str) {
+            Some(r) => table.resolve(r),
+            None => Some(schema),
+        };
+        resolved
+            .and_then(|s| s.get("properties"))
+            .is_some_and(|p| p.get(name).is_some())
+    };
+    let is_envelope = declared("requestId") && declared("response");
+    if !is_envelope || object.get("response").is_some() || !object.is_object() {
+        return object;
+    }
+    json!({"requestId": state.new_id(), "response": object})
+}
+
+/// The rows of a page whose schema leaves them open, made whole against the row type the spec
+/// gives apart (a page type many queries share).
+fn whole_rows(table: &Table, route: &Route, now: &str, page: &mut Value) {
+    let Some((items, row)) = route
+        .paging
+        .as_ref()
+        .and_then(|p| Some((p.items.as_str(), p.row.as_ref()?)))
+    else {
+        return;
+    };
+    if let Some(Value::Array(rows)) = page.get_mut(items) {
+        for r in rows.iter_mut() {
+            *r = Samples::answer(table, now).conform(Some(r), row);
+        }
+    }
+}
+
 /// The success answer: the candidate made valid for the response schema.
 fn answer(
     table: &Table,
@@ -417,7 +454,15 @@ fn answer(
     let media = media.unwrap_or(route.response.media_type.as_str());
     match route.response.kind {
         ResponseKind::Json => {
-            let v = Samples { table, now }.conform(candidate, &route.response.schema);
+            // A 202 answer is the request envelope as built, not every field the envelope
+            // type has across its uses.
+            let samples = if route.asynchronous {
+                Samples::required_only(table, now)
+            } else {
+                Samples::answer(table, now)
+            };
+            let mut v = samples.conform(candidate, &route.response.schema);
+            whole_rows(table, route, now, &mut v);
             json_answer(route.status, media, &v)
         }
         ResponseKind::Empty => {

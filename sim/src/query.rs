@@ -2,7 +2,7 @@
 //! page shape of the operation's paging style (`query_body`: `totalCount`, `page` and the items
 //! field; `spring`: `content`, `totalElements`, ...; `page_params`: a `paging` envelope).
 
-use crate::model::{PageStyle, Route};
+use crate::model::{PageStyle, Route, Table};
 use serde_json::{Map, Value, json};
 use std::cmp::Ordering;
 
@@ -163,10 +163,16 @@ fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
 
 /// The answer of a list or query of `items` in the route's page shape (a bare list when the
 /// answer is a list and the route has no paging).
-pub fn page(route: &Route, ask: &Ask, items: Vec<Value>) -> Value {
+pub fn page(table: &Table, route: &Route, ask: &Ask, items: Vec<Value>) -> Value {
     let style = route.paging.as_ref().map(|p| p.style);
     let first = route.paging.as_ref().map_or(1, |p| p.first_page);
-    let field = route.paging.as_ref().map_or("data", |p| p.items.as_str());
+    let listed = list_field(table, &route.response.schema);
+    let field = route
+        .paging
+        .as_ref()
+        .map(|p| p.items.as_str())
+        .or(listed)
+        .unwrap_or("data");
     let bare = route.response.schema.get("type").and_then(Value::as_str) == Some("array");
     if route.paging.is_none() && bare {
         let (items, ..) = ask.run(items, 1, 10_000);
@@ -211,6 +217,27 @@ pub fn page(route: &Route, ask: &Ask, items: Vec<Value>) -> Value {
         }
     }
     Value::Object(out)
+}
+
+/// The one list field of an unpaged answer object (`{"result": [...]}`), where it has exactly
+/// one: where a list's rows go when the spec gives no paging.
+fn list_field<'t>(table: &'t Table, schema: &'t Value) -> Option<&'t str> {
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => table.resolve(r)?,
+        None => schema,
+    };
+    let props = schema.get("properties")?.as_object()?;
+    let mut lists = props.iter().filter(|(_, p)| {
+        let ty = p.get("type");
+        ty.and_then(Value::as_str) == Some("array")
+            || ty
+                .and_then(Value::as_array)
+                .is_some_and(|t| t.iter().any(|x| x == "array"))
+    });
+    match (lists.next(), lists.next()) {
+        (Some((name, _)), None) => Some(name.as_str()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -101,16 +101,26 @@ pub fn run(call: &Call<'_>, state: &mut State) -> Result<Option<Value>, Refusal>
             } else {
                 Ask::from_body(call.body)
             };
-            Ok(Some(page(call.route, &ask, all)))
+            Ok(Some(page(call.table, call.route, &ask, all)))
         }
         Role::QueryAcross => {
             let all = across(call, state);
-            Ok(Some(page(call.route, &Ask::from_body(call.body), all)))
+            Ok(Some(page(
+                call.table,
+                call.route,
+                &Ask::from_body(call.body),
+                all,
+            )))
         }
         Role::OwnTenant => Ok(Some(own_tenant(call, state))),
         Role::CustomerQuery => {
             let all = customers(call, state);
-            Ok(Some(page(call.route, &Ask::from_body(call.body), all)))
+            Ok(Some(page(
+                call.table,
+                call.route,
+                &Ask::from_body(call.body),
+                all,
+            )))
         }
         Role::SettingsRead => Ok(settings(call, state).get(&settings_key(call)).cloned()),
         Role::SettingsWrite => Ok(Some(write_settings(call, state))),
@@ -492,5 +502,5 @@ fn activity_page(call: &Call<'_>, state: &mut State) -> Value {
         .filter(|a| now >= a.visible_ms)
         .map(|a| activity_json(a, now))
         .collect();
-    page(call.route, &Ask::from_body(call.body), all)
+    page(call.table, call.route, &Ask::from_body(call.body), all)
 }

@@ -10,10 +10,7 @@ fn every_canned_answer_validates() {
     let mut failures = Vec::new();
     let mut total = 0;
     for table in &model.apis {
-        let samples = Samples {
-            table,
-            now: "2026-01-01T00:00:00Z",
-        };
+        let samples = Samples::answer(table, "2026-01-01T00:00:00Z");
         for r in &table.routes {
             if r.response.schema.is_null() {
                 continue;

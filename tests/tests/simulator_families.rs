@@ -3,36 +3,13 @@
 //! the spec has the operation, with bodies built from the operation's request schema and the
 //! media types it declares. The figures are printed; every family must pass.
 
-use ruckus_one::{Client, Config, Credentials, Method, RawRequest};
-use ruckus_one_sim::conform::Samples;
+#[path = "sim_calls/mod.rs"]
+mod sim_calls;
+
+use ruckus_one::Client;
+use ruckus_one_sim::Simulator;
 use ruckus_one_sim::model::{Model, Role, Route, Table};
-use ruckus_one_sim::{SimConfig, Simulator};
-use serde_json::{Value, json};
-use std::time::Duration;
-
-fn method(m: &str) -> Method {
-    match m {
-        "POST" => Method::Post,
-        "PUT" => Method::Put,
-        "PATCH" => Method::Patch,
-        "DELETE" => Method::Delete,
-        _ => Method::Get,
-    }
-}
-
-/// The route's path with its parameters filled: parents `p1`, `p2`..., the item id last.
-fn path(route: &Route, item: Option<&str>) -> String {
-    let mut out = route.path.clone();
-    let n = route.path_params.len();
-    for (i, p) in route.path_params.iter().enumerate() {
-        let value = match item {
-            Some(id) if i + 1 == n => id.to_owned(),
-            _ => format!("p{}", i + 1),
-        };
-        out = out.replace(&format!("{{{p}}}"), &value);
-    }
-    out
-}
+use sim_calls::{created_id, path, request, send};
 
 struct Family<'t> {
     table: &'t Table,
@@ -72,77 +49,35 @@ fn families(table: &Table) -> Vec<Family<'_>> {
         .collect()
 }
 
-fn request<'c>(
-    client: &'c Client,
-    table: &Table,
-    route: &Route,
-    item: Option<&str>,
-) -> RawRequest<'c> {
-    let p = path(route, item);
-    let mut req = match table.api.name.as_str() {
-        "analytics" => client.analytics().raw(method(&route.method), &p),
-        _ => client.network().raw(method(&route.method), &p),
-    };
-    let samples = Samples {
-        table,
-        now: "2026-01-01T00:00:00Z",
-    };
-    for q in route.query.iter().filter(|q| q.required) {
-        match samples.conform(None, &q.schema) {
-            Value::String(s) => req = req.query(&q.name, s),
-            other => req = req.query(&q.name, other),
-        }
-    }
-    if let Some(accept) = route.response.types.first() {
-        req = req.accept(accept);
-    }
-    if let Some(body) = route.request.as_ref().filter(|b| b.kind == "json") {
-        let value = match route.role {
-            // The smallest query: nothing but what the body requires (a sort order, say).
-            Role::Query => match samples.conform(None, &body.schema) {
-                Value::Array(_) => json!([]),
-                Value::Object(sample) => {
-                    let schema = match body.schema.get("$ref").and_then(Value::as_str) {
-                        Some(reference) => table.resolve(reference).unwrap_or(&body.schema),
-                        None => &body.schema,
-                    };
-                    let required = schema.get("required").and_then(Value::as_array);
-                    let keep = |k: &String| required.is_some_and(|r| r.iter().any(|n| n == k));
-                    Value::Object(sample.into_iter().filter(|(k, _)| keep(k)).collect())
-                }
-                other => other,
-            },
-            _ if body.schema.is_null() => json!({}),
-            // A list body (a bulk create) gets one item.
-            _ => match body.schema.get("items") {
-                Some(item) => json!([samples.conform(None, item)]),
-                None => samples.conform(None, &body.schema),
-            },
-        };
-        req = req.json(&value);
-        if let Some(ct) = body.types.first() {
-            req = req.content_type(ct);
-        }
-    }
-    req
-}
-
-/// The id in a create answer (`id`, or `response.id` of a 202 envelope).
-fn created_id(answer: &Value) -> Option<String> {
-    let id = answer
-        .get("id")
-        .or_else(|| answer.get("response").and_then(|r| r.get("id")))?;
-    match id {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-}
-
-async fn send(req: RawRequest<'_>, what: &str) -> Result<Value, String> {
-    let raw = req.send_raw().await.map_err(|e| format!("{what}: {e}"))?;
-    Ok(serde_json::from_slice(raw.body()).unwrap_or(Value::Null))
-}
+/// Families whose list or query step answers, as the spec types it, something other than a
+/// list of the family's objects (the simulator answers the type): the step runs and must answer,
+/// but cannot show the created object. A listed family whose query shows it fails the test.
+const NOT_A_LIST_OF_OBJECTS: [(&str, &str); 6] = [
+    (
+        "/dpskServices/{}/passphrases/{}/devices",
+        "get_passphrase_devices answers one DpskPassphraseDevice object, not a list",
+    ),
+    (
+        "/tenants/self/entitlements/assignments",
+        "the assignment rows' id is an integer; the simulator's ids are text",
+    ),
+    (
+        "/tenants/privacySettings",
+        "get_tenant_privacy_settings answers the settings document (privacyFeatures)",
+    ),
+    (
+        "/venues/{}/vlans",
+        "query_venue_vlans answers SwitchVlanOverview rows per switch, not the VLANs created",
+    ),
+    (
+        "/workflows/{}/uiConfigurations",
+        "get_ui_configuration answers one configuration document",
+    ),
+    (
+        "/templates/wifiNetworks",
+        "the description answers the template query with one WifiNetworkRow",
+    ),
+];
 
 async fn exercise(sim: &Simulator, client: &Client, f: &Family<'_>) -> Result<(), String> {
     let answer = send(request(client, f.table, f.create, None), "create").await?;
@@ -165,8 +100,20 @@ async fn exercise(sim: &Simulator, client: &Client, f: &Family<'_>) -> Result<()
     }
     if let Some(query) = f.query {
         let page = send(request(client, f.table, query, None), "query").await?;
-        if !page.to_string().contains(&id) {
-            return Err(format!("query: {id} not in {page}"));
+        let shows = page.to_string().contains(&id);
+        match (
+            shows,
+            NOT_A_LIST_OF_OBJECTS
+                .iter()
+                .find(|(fam, _)| *fam == f.create.family),
+        ) {
+            (false, None) => return Err(format!("query: {id} not in {page}")),
+            (true, Some((fam, _))) => {
+                return Err(format!(
+                    "{fam} is listed in NOT_A_LIST_OF_OBJECTS but its query shows the object"
+                ));
+            }
+            _ => {}
         }
     }
     if let Some(delete) = f.delete {
@@ -183,17 +130,7 @@ async fn exercise(sim: &Simulator, client: &Client, f: &Family<'_>) -> Result<()
 
 #[tokio::test]
 async fn resource_families_create_read_update_query_delete() {
-    let config = SimConfig::default()
-        .activity_duration(Duration::ZERO)
-        .rate_limits(false);
-    let sim = Simulator::start_with(config).await.expect("simulator");
-    let (id, secret) = sim.credentials();
-    let client = Client::new(
-        Config::new(Credentials::new(id, secret))
-            .base_url(sim.base_url())
-            .api_base_url("analytics", format!("{}/ai", sim.base_url())),
-    )
-    .expect("client");
+    let (sim, client) = sim_calls::start().await;
     let model = Model::get().expect("tables");
     let (mut passed, mut complete, mut complete_passed, mut failures) = (0, 0, 0, Vec::new());
     let all: Vec<Family<'_>> = model.apis.iter().flat_map(families).collect();

@@ -130,6 +130,7 @@ fn route(api: &ApiIr, area: &str, op: &OpIr, role: Option<&(String, Role)>) -> R
         style: p.style,
         items: p.items.clone(),
         first_page: p.first_page.into(),
+        row: p.item_type.as_ref().map(|t| schema(ref_schema(t))),
     });
     let versions = if op.versions.len() > 1 {
         op.versions

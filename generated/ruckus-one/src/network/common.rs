@@ -5681,58 +5681,10 @@ pub struct AsyncResult {
     ///
     /// Wire name `response`; `json`; optional.
     pub response: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
-    pub application_policy: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
-    pub auto_cleanup: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
-    pub content: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
-    pub default_access: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
-    pub description: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
-    pub device_policy: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
-    pub e_pd_gs: Option<Vec<serde_json::Value>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
-    pub enabled: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
-    pub epdgs: Option<Vec<serde_json::Value>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
-    pub expiration_date: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
-    pub expiration_enabled: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
-    pub expiration_type: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
     pub id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
-    pub identity_group_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
-    pub l2_acl_policy: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
-    pub l3_acl_policy: Option<serde_json::Value>,
     /// May be null. Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
     pub name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
-    pub network: Option<Vec<serde_json::Value>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
-    pub network_ids: Option<Vec<String>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
-    pub policy_set_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
-    pub profile_name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
-    pub qos_priority: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
-    pub rate_limiting: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_portal_service_profile/01.json).
-    pub service_name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
-    pub tags: Option<Vec<String>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/create_venue_ap_group_ap/02.json).
-    pub tx_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -5772,32 +5724,8 @@ impl serde::Serialize for AsyncResult {
             w.optional("links", &v.links);
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
-            w.optional("applicationPolicy", &v.application_policy);
-            w.optional("autoCleanup", &v.auto_cleanup);
-            w.optional("content", &v.content);
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("description", &v.description);
-            w.optional("devicePolicy", &v.device_policy);
-            w.optional("ePDGs", &v.e_pd_gs);
-            w.optional("enabled", &v.enabled);
-            w.optional("epdgs", &v.epdgs);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("expirationEnabled", &v.expiration_enabled);
-            w.optional("expirationType", &v.expiration_type);
             w.optional("id", &v.id);
-            w.optional("identityGroupId", &v.identity_group_id);
-            w.optional("l2AclPolicy", &v.l2_acl_policy);
-            w.optional("l3AclPolicy", &v.l3_acl_policy);
             w.optional("name", &v.name);
-            w.optional("network", &v.network);
-            w.optional("networkIds", &v.network_ids);
-            w.optional("policySetId", &v.policy_set_id);
-            w.optional("profileName", &v.profile_name);
-            w.optional("qosPriority", &v.qos_priority);
-            w.optional("rateLimiting", &v.rate_limiting);
-            w.optional("serviceName", &v.service_name);
-            w.optional("tags", &v.tags);
-            w.optional("txId", &v.tx_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -5843,32 +5771,8 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
                 links: f.optional("links"),
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
-                application_policy: f.optional("applicationPolicy"),
-                auto_cleanup: f.optional("autoCleanup"),
-                content: f.optional("content"),
-                default_access: f.optional("defaultAccess"),
-                description: f.optional("description"),
-                device_policy: f.optional("devicePolicy"),
-                e_pd_gs: f.optional("ePDGs"),
-                enabled: f.optional("enabled"),
-                epdgs: f.optional("epdgs"),
-                expiration_date: f.optional("expirationDate"),
-                expiration_enabled: f.optional("expirationEnabled"),
-                expiration_type: f.optional("expirationType"),
                 id: f.optional("id"),
-                identity_group_id: f.optional("identityGroupId"),
-                l2_acl_policy: f.optional("l2AclPolicy"),
-                l3_acl_policy: f.optional("l3AclPolicy"),
                 name: f.optional("name"),
-                network: f.optional("network"),
-                network_ids: f.optional("networkIds"),
-                policy_set_id: f.optional("policySetId"),
-                profile_name: f.optional("profileName"),
-                qos_priority: f.optional("qosPriority"),
-                rate_limiting: f.optional("rateLimiting"),
-                service_name: f.optional("serviceName"),
-                tags: f.optional("tags"),
-                tx_id: f.optional("txId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5912,32 +5816,8 @@ impl AsyncResult {
             links: None,
             request_id: None,
             response: None,
-            application_policy: None,
-            auto_cleanup: None,
-            content: None,
-            default_access: None,
-            description: None,
-            device_policy: None,
-            e_pd_gs: None,
-            enabled: None,
-            epdgs: None,
-            expiration_date: None,
-            expiration_enabled: None,
-            expiration_type: None,
             id: None,
-            identity_group_id: None,
-            l2_acl_policy: None,
-            l3_acl_policy: None,
             name: None,
-            network: None,
-            network_ids: None,
-            policy_set_id: None,
-            profile_name: None,
-            qos_priority: None,
-            rate_limiting: None,
-            service_name: None,
-            tags: None,
-            tx_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -5956,137 +5836,14 @@ impl AsyncResult {
         self.response = Some(value.into());
         self
     }
-    /// Sets `applicationPolicy`.
-    pub fn with_application_policy(
-        mut self,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.application_policy = Some(value.into());
-        self
-    }
-    /// Sets `autoCleanup`.
-    pub fn with_auto_cleanup(mut self, value: impl Into<bool>) -> Self {
-        self.auto_cleanup = Some(value.into());
-        self
-    }
-    /// Sets `content`.
-    pub fn with_content(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.content = Some(value.into());
-        self
-    }
-    /// Sets `defaultAccess`.
-    pub fn with_default_access(mut self, value: impl Into<String>) -> Self {
-        self.default_access = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `devicePolicy`.
-    pub fn with_device_policy(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.device_policy = Some(value.into());
-        self
-    }
-    /// Sets `ePDGs`.
-    pub fn with_e_pd_gs(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.e_pd_gs = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `epdgs`.
-    pub fn with_epdgs(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.epdgs = Some(value.into());
-        self
-    }
-    /// Sets `expirationDate`.
-    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
-        self.expiration_date = Some(value.into());
-        self
-    }
-    /// Sets `expirationEnabled`.
-    pub fn with_expiration_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.expiration_enabled = Some(value.into());
-        self
-    }
-    /// Sets `expirationType`.
-    pub fn with_expiration_type(mut self, value: impl Into<String>) -> Self {
-        self.expiration_type = Some(value.into());
-        self
-    }
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
         self
     }
-    /// Sets `identityGroupId`.
-    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
-        self.identity_group_id = Some(value.into());
-        self
-    }
-    /// Sets `l2AclPolicy`.
-    pub fn with_l2_acl_policy(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.l2_acl_policy = Some(value.into());
-        self
-    }
-    /// Sets `l3AclPolicy`.
-    pub fn with_l3_acl_policy(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.l3_acl_policy = Some(value.into());
-        self
-    }
     /// Sets `name`.
     pub fn with_name(mut self, value: impl Into<String>) -> Self {
         self.name = Some(value.into());
-        self
-    }
-    /// Sets `network`.
-    pub fn with_network(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.network = Some(value.into());
-        self
-    }
-    /// Sets `networkIds`.
-    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.network_ids = Some(value.into());
-        self
-    }
-    /// Sets `policySetId`.
-    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
-        self.policy_set_id = Some(value.into());
-        self
-    }
-    /// Sets `profileName`.
-    pub fn with_profile_name(mut self, value: impl Into<String>) -> Self {
-        self.profile_name = Some(value.into());
-        self
-    }
-    /// Sets `qosPriority`.
-    pub fn with_qos_priority(mut self, value: impl Into<String>) -> Self {
-        self.qos_priority = Some(value.into());
-        self
-    }
-    /// Sets `rateLimiting`.
-    pub fn with_rate_limiting(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `serviceName`.
-    pub fn with_service_name(mut self, value: impl Into<String>) -> Self {
-        self.service_name = Some(value.into());
-        self
-    }
-    /// Sets `tags`.
-    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.tags = Some(value.into());
-        self
-    }
-    /// Sets `txId`.
-    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
-        self.tx_id = Some(value.into());
         self
     }
 }
@@ -29970,78 +29727,20 @@ pub struct QueryResult {
     pub total_count: Option<i64>,
     pub page: Option<i64>,
     pub data: Option<Vec<serde_json::Value>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub ip: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub ap_down_rssi: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub ap_group_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub ap_mac: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub ap_status_data: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub ap_up_rssi: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub bonjour_gateway: Option<serde_json::Value>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/14.json).
     pub date: Option<Vec<serde_json::Value>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub description: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub device_group_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub device_group_name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub device_model_type: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub device_status: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub device_status_severity: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub ext_ip: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/01.json).
     pub fields: Option<Vec<String>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub fw_version: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub is_mesh_enable: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub last_seen_time: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub mesh_role: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub model: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub name: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_mileage_reports/01.json).
     pub page_size: Option<i64>,
-    /// May be null; secret: redacted in `Debug`. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub password: Option<ruckus_one_runtime::Secret>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub radio: Option<serde_json::Value>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/02.json).
     pub response: Option<Vec<serde_json::Value>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub root_ap: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub serial_number: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/36.json).
     pub size: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub soft_deleted: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub tags: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/36.json).
     pub total_elements: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_ve_ports_legacy/01.json).
     pub total_pages: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub updated_date: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/42.json).
-    pub venue_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/17.json).
-    pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -30068,42 +29767,13 @@ impl serde::Serialize for QueryResult {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
-            w.optional("IP", &v.ip);
-            w.optional("apDownRssi", &v.ap_down_rssi);
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("apMac", &v.ap_mac);
-            w.optional("apStatusData", &v.ap_status_data);
-            w.optional("apUpRssi", &v.ap_up_rssi);
-            w.optional("bonjourGateway", &v.bonjour_gateway);
             w.optional("date", &v.date);
-            w.optional("description", &v.description);
-            w.optional("deviceGroupId", &v.device_group_id);
-            w.optional("deviceGroupName", &v.device_group_name);
-            w.optional("deviceModelType", &v.device_model_type);
-            w.optional("deviceStatus", &v.device_status);
-            w.optional("deviceStatusSeverity", &v.device_status_severity);
-            w.optional("extIp", &v.ext_ip);
             w.optional("fields", &v.fields);
-            w.optional("fwVersion", &v.fw_version);
-            w.optional("isMeshEnable", &v.is_mesh_enable);
-            w.optional("lastSeenTime", &v.last_seen_time);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional("model", &v.model);
-            w.optional("name", &v.name);
             w.optional("pageSize", &v.page_size);
-            w.optional("password", &v.password);
-            w.optional("radio", &v.radio);
             w.optional("response", &v.response);
-            w.optional("rootAP", &v.root_ap);
-            w.optional("serialNumber", &v.serial_number);
             w.optional("size", &v.size);
-            w.optional("softDeleted", &v.soft_deleted);
-            w.optional("tags", &v.tags);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -30136,42 +29806,13 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 data: f.optional("data"),
-                ip: f.optional("IP"),
-                ap_down_rssi: f.optional("apDownRssi"),
-                ap_group_id: f.optional("apGroupId"),
-                ap_mac: f.optional("apMac"),
-                ap_status_data: f.optional("apStatusData"),
-                ap_up_rssi: f.optional("apUpRssi"),
-                bonjour_gateway: f.optional("bonjourGateway"),
                 date: f.optional("date"),
-                description: f.optional("description"),
-                device_group_id: f.optional("deviceGroupId"),
-                device_group_name: f.optional("deviceGroupName"),
-                device_model_type: f.optional("deviceModelType"),
-                device_status: f.optional("deviceStatus"),
-                device_status_severity: f.optional("deviceStatusSeverity"),
-                ext_ip: f.optional("extIp"),
                 fields: f.optional("fields"),
-                fw_version: f.optional("fwVersion"),
-                is_mesh_enable: f.optional("isMeshEnable"),
-                last_seen_time: f.optional("lastSeenTime"),
-                mesh_role: f.optional("meshRole"),
-                model: f.optional("model"),
-                name: f.optional("name"),
                 page_size: f.optional("pageSize"),
-                password: f.optional("password"),
-                radio: f.optional("radio"),
                 response: f.optional("response"),
-                root_ap: f.optional("rootAP"),
-                serial_number: f.optional("serialNumber"),
                 size: f.optional("size"),
-                soft_deleted: f.optional("softDeleted"),
-                tags: f.optional("tags"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
-                updated_date: f.optional("updatedDate"),
-                venue_id: f.optional("venueId"),
-                venue_name: f.optional("venueName"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -30202,42 +29843,13 @@ impl QueryResult {
             total_count: None,
             page: None,
             data: None,
-            ip: None,
-            ap_down_rssi: None,
-            ap_group_id: None,
-            ap_mac: None,
-            ap_status_data: None,
-            ap_up_rssi: None,
-            bonjour_gateway: None,
             date: None,
-            description: None,
-            device_group_id: None,
-            device_group_name: None,
-            device_model_type: None,
-            device_status: None,
-            device_status_severity: None,
-            ext_ip: None,
             fields: None,
-            fw_version: None,
-            is_mesh_enable: None,
-            last_seen_time: None,
-            mesh_role: None,
-            model: None,
-            name: None,
             page_size: None,
-            password: None,
-            radio: None,
             response: None,
-            root_ap: None,
-            serial_number: None,
             size: None,
-            soft_deleted: None,
-            tags: None,
             total_elements: None,
             total_pages: None,
-            updated_date: None,
-            venue_id: None,
-            venue_name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -30256,79 +29868,9 @@ impl QueryResult {
         self.data = Some(value.into());
         self
     }
-    /// Sets `IP`.
-    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
-        self.ip = Some(value.into());
-        self
-    }
-    /// Sets `apDownRssi`.
-    pub fn with_ap_down_rssi(mut self, value: impl Into<i64>) -> Self {
-        self.ap_down_rssi = Some(value.into());
-        self
-    }
-    /// Sets `apGroupId`.
-    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
-        self.ap_group_id = Some(value.into());
-        self
-    }
-    /// Sets `apMac`.
-    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
-        self.ap_mac = Some(value.into());
-        self
-    }
-    /// Sets `apStatusData`.
-    pub fn with_ap_status_data(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.ap_status_data = Some(value.into());
-        self
-    }
-    /// Sets `apUpRssi`.
-    pub fn with_ap_up_rssi(mut self, value: impl Into<i64>) -> Self {
-        self.ap_up_rssi = Some(value.into());
-        self
-    }
-    /// Sets `bonjourGateway`.
-    pub fn with_bonjour_gateway(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.bonjour_gateway = Some(value.into());
-        self
-    }
     /// Sets `date`.
     pub fn with_date(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
         self.date = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `deviceGroupId`.
-    pub fn with_device_group_id(mut self, value: impl Into<String>) -> Self {
-        self.device_group_id = Some(value.into());
-        self
-    }
-    /// Sets `deviceGroupName`.
-    pub fn with_device_group_name(mut self, value: impl Into<String>) -> Self {
-        self.device_group_name = Some(value.into());
-        self
-    }
-    /// Sets `deviceModelType`.
-    pub fn with_device_model_type(mut self, value: impl Into<String>) -> Self {
-        self.device_model_type = Some(value.into());
-        self
-    }
-    /// Sets `deviceStatus`.
-    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
-        self.device_status = Some(value.into());
-        self
-    }
-    /// Sets `deviceStatusSeverity`.
-    pub fn with_device_status_severity(mut self, value: impl Into<String>) -> Self {
-        self.device_status_severity = Some(value.into());
-        self
-    }
-    /// Sets `extIp`.
-    pub fn with_ext_ip(mut self, value: impl Into<String>) -> Self {
-        self.ext_ip = Some(value.into());
         self
     }
     /// Sets `fields`.
@@ -30336,52 +29878,9 @@ impl QueryResult {
         self.fields = Some(value.into());
         self
     }
-    /// Sets `fwVersion`.
-    pub fn with_fw_version(mut self, value: impl Into<String>) -> Self {
-        self.fw_version = Some(value.into());
-        self
-    }
-    /// Sets `isMeshEnable`.
-    pub fn with_is_mesh_enable(mut self, value: impl Into<bool>) -> Self {
-        self.is_mesh_enable = Some(value.into());
-        self
-    }
-    /// Sets `lastSeenTime`.
-    pub fn with_last_seen_time(mut self, value: impl Into<String>) -> Self {
-        self.last_seen_time = Some(value.into());
-        self
-    }
-    /// Sets `meshRole`.
-    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
-        self.mesh_role = Some(value.into());
-        self
-    }
-    /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<String>) -> Self {
-        self.model = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
     /// Sets `pageSize`.
     pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
         self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `password`.
-    pub fn with_password(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.password = Some(value.into());
-        self
-    }
-    /// Sets `radio`.
-    pub fn with_radio(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.radio = Some(value.into());
         self
     }
     /// Sets `response`.
@@ -30389,29 +29888,9 @@ impl QueryResult {
         self.response = Some(value.into());
         self
     }
-    /// Sets `rootAP`.
-    pub fn with_root_ap(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.root_ap = Some(value.into());
-        self
-    }
-    /// Sets `serialNumber`.
-    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
-        self.serial_number = Some(value.into());
-        self
-    }
     /// Sets `size`.
     pub fn with_size(mut self, value: impl Into<i64>) -> Self {
         self.size = Some(value.into());
-        self
-    }
-    /// Sets `softDeleted`.
-    pub fn with_soft_deleted(mut self, value: impl Into<bool>) -> Self {
-        self.soft_deleted = Some(value.into());
-        self
-    }
-    /// Sets `tags`.
-    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
-        self.tags = Some(value.into());
         self
     }
     /// Sets `totalElements`.
@@ -30422,21 +29901,6 @@ impl QueryResult {
     /// Sets `totalPages`.
     pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
         self.total_pages = Some(value.into());
-        self
-    }
-    /// Sets `updatedDate`.
-    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
-        self.updated_date = Some(value.into());
-        self
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `venueName`.
-    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
-        self.venue_name = Some(value.into());
         self
     }
 }
@@ -35561,62 +35025,6 @@ pub struct SwitchClientQueryResult {
     pub error_message: Option<String>,
     /// Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
     pub subsequent_queries: Option<Vec<SubsequentQuery>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_auth_status: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_auth_type: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_desc: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_ipv4_addr: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_ipv6_addr: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_mac: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_type: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_up_time: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_user_name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub client_vlan: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/04.json).
-    pub dhcp_client_os_vendor_name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub ruckus_ap: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub switch_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub switch_mac: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub switch_name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub switch_port: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub switch_port_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub switch_serial_number: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub tenant_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub timestamp: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub type_: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub unit_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub updated_time: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub venue_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub venue_name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_clients_legacy/03.json).
-    pub vlan_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -35637,34 +35045,6 @@ impl serde::Serialize for SwitchClientQueryResult {
             w.optional("objectId", &v.object_id);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
-            w.optional("clientAuthStatus", &v.client_auth_status);
-            w.optional("clientAuthType", &v.client_auth_type);
-            w.optional("clientDesc", &v.client_desc);
-            w.optional("clientIpv4Addr", &v.client_ipv4_addr);
-            w.optional("clientIpv6Addr", &v.client_ipv6_addr);
-            w.optional("clientMac", &v.client_mac);
-            w.optional("clientName", &v.client_name);
-            w.optional("clientType", &v.client_type);
-            w.optional("clientUpTime", &v.client_up_time);
-            w.optional("clientUserName", &v.client_user_name);
-            w.optional("clientVlan", &v.client_vlan);
-            w.optional("dhcpClientOsVendorName", &v.dhcp_client_os_vendor_name);
-            w.optional("id", &v.id);
-            w.optional("ruckusAP", &v.ruckus_ap);
-            w.optional("switchId", &v.switch_id);
-            w.optional("switchMac", &v.switch_mac);
-            w.optional("switchName", &v.switch_name);
-            w.optional("switchPort", &v.switch_port);
-            w.optional("switchPortId", &v.switch_port_id);
-            w.optional("switchSerialNumber", &v.switch_serial_number);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("timestamp", &v.timestamp);
-            w.optional("type", &v.type_);
-            w.optional("unitId", &v.unit_id);
-            w.optional("updatedTime", &v.updated_time);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("vlanName", &v.vlan_name);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -35688,34 +35068,6 @@ impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
                 object_id: f.optional("objectId"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
-                client_auth_status: f.optional("clientAuthStatus"),
-                client_auth_type: f.optional("clientAuthType"),
-                client_desc: f.optional("clientDesc"),
-                client_ipv4_addr: f.optional("clientIpv4Addr"),
-                client_ipv6_addr: f.optional("clientIpv6Addr"),
-                client_mac: f.optional("clientMac"),
-                client_name: f.optional("clientName"),
-                client_type: f.optional("clientType"),
-                client_up_time: f.optional("clientUpTime"),
-                client_user_name: f.optional("clientUserName"),
-                client_vlan: f.optional("clientVlan"),
-                dhcp_client_os_vendor_name: f.optional("dhcpClientOsVendorName"),
-                id: f.optional("id"),
-                ruckus_ap: f.optional("ruckusAP"),
-                switch_id: f.optional("switchId"),
-                switch_mac: f.optional("switchMac"),
-                switch_name: f.optional("switchName"),
-                switch_port: f.optional("switchPort"),
-                switch_port_id: f.optional("switchPortId"),
-                switch_serial_number: f.optional("switchSerialNumber"),
-                tenant_id: f.optional("tenantId"),
-                timestamp: f.optional("timestamp"),
-                type_: f.optional("type"),
-                unit_id: f.optional("unitId"),
-                updated_time: f.optional("updatedTime"),
-                venue_id: f.optional("venueId"),
-                venue_name: f.optional("venueName"),
-                vlan_name: f.optional("vlanName"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -35737,34 +35089,6 @@ impl SwitchClientQueryResult {
             object_id: None,
             error_message: None,
             subsequent_queries: None,
-            client_auth_status: None,
-            client_auth_type: None,
-            client_desc: None,
-            client_ipv4_addr: None,
-            client_ipv6_addr: None,
-            client_mac: None,
-            client_name: None,
-            client_type: None,
-            client_up_time: None,
-            client_user_name: None,
-            client_vlan: None,
-            dhcp_client_os_vendor_name: None,
-            id: None,
-            ruckus_ap: None,
-            switch_id: None,
-            switch_mac: None,
-            switch_name: None,
-            switch_port: None,
-            switch_port_id: None,
-            switch_serial_number: None,
-            tenant_id: None,
-            timestamp: None,
-            type_: None,
-            unit_id: None,
-            updated_time: None,
-            venue_id: None,
-            venue_name: None,
-            vlan_name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -35806,146 +35130,6 @@ impl SwitchClientQueryResult {
         self.subsequent_queries = Some(value.into());
         self
     }
-    /// Sets `clientAuthStatus`.
-    pub fn with_client_auth_status(mut self, value: impl Into<String>) -> Self {
-        self.client_auth_status = Some(value.into());
-        self
-    }
-    /// Sets `clientAuthType`.
-    pub fn with_client_auth_type(mut self, value: impl Into<String>) -> Self {
-        self.client_auth_type = Some(value.into());
-        self
-    }
-    /// Sets `clientDesc`.
-    pub fn with_client_desc(mut self, value: impl Into<String>) -> Self {
-        self.client_desc = Some(value.into());
-        self
-    }
-    /// Sets `clientIpv4Addr`.
-    pub fn with_client_ipv4_addr(mut self, value: impl Into<String>) -> Self {
-        self.client_ipv4_addr = Some(value.into());
-        self
-    }
-    /// Sets `clientIpv6Addr`.
-    pub fn with_client_ipv6_addr(mut self, value: impl Into<String>) -> Self {
-        self.client_ipv6_addr = Some(value.into());
-        self
-    }
-    /// Sets `clientMac`.
-    pub fn with_client_mac(mut self, value: impl Into<String>) -> Self {
-        self.client_mac = Some(value.into());
-        self
-    }
-    /// Sets `clientName`.
-    pub fn with_client_name(mut self, value: impl Into<String>) -> Self {
-        self.client_name = Some(value.into());
-        self
-    }
-    /// Sets `clientType`.
-    pub fn with_client_type(mut self, value: impl Into<String>) -> Self {
-        self.client_type = Some(value.into());
-        self
-    }
-    /// Sets `clientUpTime`.
-    pub fn with_client_up_time(mut self, value: impl Into<String>) -> Self {
-        self.client_up_time = Some(value.into());
-        self
-    }
-    /// Sets `clientUserName`.
-    pub fn with_client_user_name(mut self, value: impl Into<String>) -> Self {
-        self.client_user_name = Some(value.into());
-        self
-    }
-    /// Sets `clientVlan`.
-    pub fn with_client_vlan(mut self, value: impl Into<String>) -> Self {
-        self.client_vlan = Some(value.into());
-        self
-    }
-    /// Sets `dhcpClientOsVendorName`.
-    pub fn with_dhcp_client_os_vendor_name(mut self, value: impl Into<String>) -> Self {
-        self.dhcp_client_os_vendor_name = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `ruckusAP`.
-    pub fn with_ruckus_ap(mut self, value: impl Into<bool>) -> Self {
-        self.ruckus_ap = Some(value.into());
-        self
-    }
-    /// Sets `switchId`.
-    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
-        self.switch_id = Some(value.into());
-        self
-    }
-    /// Sets `switchMac`.
-    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
-        self.switch_mac = Some(value.into());
-        self
-    }
-    /// Sets `switchName`.
-    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
-        self.switch_name = Some(value.into());
-        self
-    }
-    /// Sets `switchPort`.
-    pub fn with_switch_port(mut self, value: impl Into<String>) -> Self {
-        self.switch_port = Some(value.into());
-        self
-    }
-    /// Sets `switchPortId`.
-    pub fn with_switch_port_id(mut self, value: impl Into<String>) -> Self {
-        self.switch_port_id = Some(value.into());
-        self
-    }
-    /// Sets `switchSerialNumber`.
-    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
-        self.switch_serial_number = Some(value.into());
-        self
-    }
-    /// Sets `tenantId`.
-    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
-        self.tenant_id = Some(value.into());
-        self
-    }
-    /// Sets `timestamp`.
-    pub fn with_timestamp(mut self, value: impl Into<i64>) -> Self {
-        self.timestamp = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `unitId`.
-    pub fn with_unit_id(mut self, value: impl Into<String>) -> Self {
-        self.unit_id = Some(value.into());
-        self
-    }
-    /// Sets `updatedTime`.
-    pub fn with_updated_time(mut self, value: impl Into<i64>) -> Self {
-        self.updated_time = Some(value.into());
-        self
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `venueName`.
-    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
-        self.venue_name = Some(value.into());
-        self
-    }
-    /// Sets `vlanName`.
-    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
-        self.vlan_name = Some(value.into());
-        self
-    }
 }
 #[cfg(
     any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
@@ -35968,8 +35152,6 @@ pub struct SwitchConfigHistoryPage {
     pub list: Option<Vec<serde_json::Value>>,
     /// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     pub id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_config_hist_details_legacy/01.json).
-    pub response: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -35988,7 +35170,6 @@ impl serde::Serialize for SwitchConfigHistoryPage {
             w.optional("totalCount", &v.total_count);
             w.optional("list", &v.list);
             w.optional("id", &v.id);
-            w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -36010,7 +35191,6 @@ impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
                 total_count: f.optional("totalCount"),
                 list: f.optional("list"),
                 id: f.optional("id"),
-                response: f.optional("response"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -36030,7 +35210,6 @@ impl SwitchConfigHistoryPage {
             total_count: None,
             list: None,
             id: None,
-            response: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -36047,11 +35226,6 @@ impl SwitchConfigHistoryPage {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
-        self
-    }
-    /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.response = Some(value.into());
         self
     }
 }

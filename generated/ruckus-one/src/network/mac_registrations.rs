@@ -938,26 +938,6 @@ pub struct MacRegistrationPoolPage {
     pub empty: Option<bool>,
     pub sort: Option<super::common::SortObject>,
     pub pageable: Option<MacPageableObject>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub auto_cleanup: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub default_access: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub enabled: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub expiration_date: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub expiration_enabled: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub expiration_offset: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub name: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub policy_set_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_mac_registration_pools/04.json).
-    pub registration_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -981,16 +961,6 @@ impl serde::Serialize for MacRegistrationPoolPage {
             w.optional("empty", &v.empty);
             w.optional("sort", &v.sort);
             w.optional("pageable", &v.pageable);
-            w.optional("autoCleanup", &v.auto_cleanup);
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("enabled", &v.enabled);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("expirationEnabled", &v.expiration_enabled);
-            w.optional("expirationOffset", &v.expiration_offset);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("policySetId", &v.policy_set_id);
-            w.optional("registrationCount", &v.registration_count);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1017,16 +987,6 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
                 empty: f.optional("empty"),
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
-                auto_cleanup: f.optional("autoCleanup"),
-                default_access: f.optional("defaultAccess"),
-                enabled: f.optional("enabled"),
-                expiration_date: f.optional("expirationDate"),
-                expiration_enabled: f.optional("expirationEnabled"),
-                expiration_offset: f.optional("expirationOffset"),
-                id: f.optional("id"),
-                name: f.optional("name"),
-                policy_set_id: f.optional("policySetId"),
-                registration_count: f.optional("registrationCount"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1051,16 +1011,6 @@ impl MacRegistrationPoolPage {
             empty: None,
             sort: None,
             pageable: None,
-            auto_cleanup: None,
-            default_access: None,
-            enabled: None,
-            expiration_date: None,
-            expiration_enabled: None,
-            expiration_offset: None,
-            id: None,
-            name: None,
-            policy_set_id: None,
-            registration_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1117,56 +1067,6 @@ impl MacRegistrationPoolPage {
     /// Sets `pageable`.
     pub fn with_pageable(mut self, value: impl Into<MacPageableObject>) -> Self {
         self.pageable = Some(value.into());
-        self
-    }
-    /// Sets `autoCleanup`.
-    pub fn with_auto_cleanup(mut self, value: impl Into<bool>) -> Self {
-        self.auto_cleanup = Some(value.into());
-        self
-    }
-    /// Sets `defaultAccess`.
-    pub fn with_default_access(mut self, value: impl Into<String>) -> Self {
-        self.default_access = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `expirationDate`.
-    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
-        self.expiration_date = Some(value.into());
-        self
-    }
-    /// Sets `expirationEnabled`.
-    pub fn with_expiration_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.expiration_enabled = Some(value.into());
-        self
-    }
-    /// Sets `expirationOffset`.
-    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
-        self.expiration_offset = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `policySetId`.
-    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
-        self.policy_set_id = Some(value.into());
-        self
-    }
-    /// Sets `registrationCount`.
-    pub fn with_registration_count(mut self, value: impl Into<i64>) -> Self {
-        self.registration_count = Some(value.into());
         self
     }
 }

@@ -1572,8 +1572,6 @@ pub struct QueryResponseMulticastDnsProxyProfileQueryData {
     pub data: Option<Vec<MulticastDnsProxyProfileQueryData>>,
     pub error_message: Option<String>,
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/04.json).
-    pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1593,7 +1591,6 @@ impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
             w.optional("data", &v.data);
             w.optional("errorMessage", &v.error_message);
             w.optional("subsequentQueries", &v.subsequent_queries);
-            w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1619,7 +1616,6 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
                 data: f.optional("data"),
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional("subsequentQueries"),
-                id: f.optional("id"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1641,7 +1637,6 @@ impl QueryResponseMulticastDnsProxyProfileQueryData {
             data: None,
             error_message: None,
             subsequent_queries: None,
-            id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1684,11 +1679,6 @@ impl QueryResponseMulticastDnsProxyProfileQueryData {
         value: impl Into<Vec<super::common::SubsequentQuery>>,
     ) -> Self {
         self.subsequent_queries = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
         self
     }
 }

@@ -1812,42 +1812,13 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
                 .with_total_count(1)
                 .with_page(1)
                 .with_data(vec![serde_json::json!({ "sample" : true })])
-                .with_ip("sample".to_owned())
-                .with_ap_down_rssi(1)
-                .with_ap_group_id("sample".to_owned())
-                .with_ap_mac("sample".to_owned())
-                .with_ap_status_data(serde_json::json!({ "sample" : true }))
-                .with_ap_up_rssi(1)
-                .with_bonjour_gateway(serde_json::json!({ "sample" : true }))
                 .with_date(vec![serde_json::json!({ "sample" : true })])
-                .with_description("sample".to_owned())
-                .with_device_group_id("sample".to_owned())
-                .with_device_group_name("sample".to_owned())
-                .with_device_model_type("sample".to_owned())
-                .with_device_status("sample".to_owned())
-                .with_device_status_severity("sample".to_owned())
-                .with_ext_ip("sample".to_owned())
                 .with_fields(vec!["sample".to_owned()])
-                .with_fw_version("sample".to_owned())
-                .with_is_mesh_enable(true)
-                .with_last_seen_time("sample".to_owned())
-                .with_mesh_role("sample".to_owned())
-                .with_model("sample".to_owned())
-                .with_name("sample".to_owned())
                 .with_page_size(1)
-                .with_password(ruckus_one_runtime::Secret::from("sample"))
-                .with_radio(serde_json::json!({ "sample" : true }))
                 .with_response(vec![serde_json::json!({ "sample" : true })])
-                .with_root_ap(serde_json::json!({ "sample" : true }))
-                .with_serial_number("sample".to_owned())
                 .with_size(1)
-                .with_soft_deleted(true)
-                .with_tags("sample".to_owned())
                 .with_total_elements(1)
-                .with_total_pages(1)
-                .with_updated_date("sample".to_owned())
-                .with_venue_id("sample".to_owned())
-                .with_venue_name("sample".to_owned());
+                .with_total_pages(1);
             value
                 .additional_fields
                 .insert(
@@ -1865,51 +1836,22 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
                 "data",
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
-            ("IP", serde_json::Value::from("sample")),
-            ("apDownRssi", serde_json::Value::from(1)),
-            ("apGroupId", serde_json::Value::from("sample")),
-            ("apMac", serde_json::Value::from("sample")),
-            ("apStatusData", serde_json::json!({ "sample" : true })),
-            ("apUpRssi", serde_json::Value::from(1)),
-            ("bonjourGateway", serde_json::json!({ "sample" : true })),
             (
                 "date",
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
-            ("description", serde_json::Value::from("sample")),
-            ("deviceGroupId", serde_json::Value::from("sample")),
-            ("deviceGroupName", serde_json::Value::from("sample")),
-            ("deviceModelType", serde_json::Value::from("sample")),
-            ("deviceStatus", serde_json::Value::from("sample")),
-            ("deviceStatusSeverity", serde_json::Value::from("sample")),
-            ("extIp", serde_json::Value::from("sample")),
             (
                 "fields",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
-            ("fwVersion", serde_json::Value::from("sample")),
-            ("isMeshEnable", serde_json::Value::from(true)),
-            ("lastSeenTime", serde_json::Value::from("sample")),
-            ("meshRole", serde_json::Value::from("sample")),
-            ("model", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
             ("pageSize", serde_json::Value::from(1)),
-            ("password", serde_json::Value::from("sample")),
-            ("radio", serde_json::json!({ "sample" : true })),
             (
                 "response",
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
-            ("rootAP", serde_json::json!({ "sample" : true })),
-            ("serialNumber", serde_json::Value::from("sample")),
             ("size", serde_json::Value::from(1)),
-            ("softDeleted", serde_json::Value::from(true)),
-            ("tags", serde_json::Value::from("sample")),
             ("totalElements", serde_json::Value::from(1)),
             ("totalPages", serde_json::Value::from(1)),
-            ("updatedDate", serde_json::Value::from("sample")),
-            ("venueId", serde_json::Value::from("sample")),
-            ("venueName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -2418,32 +2360,8 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
                 )
                 .with_request_id("sample".to_owned())
                 .with_response(serde_json::json!({ "sample" : true }))
-                .with_application_policy(serde_json::json!({ "sample" : true }))
-                .with_auto_cleanup(true)
-                .with_content(serde_json::json!({ "sample" : true }))
-                .with_default_access("sample".to_owned())
-                .with_description("sample".to_owned())
-                .with_device_policy(serde_json::json!({ "sample" : true }))
-                .with_e_pd_gs(vec![serde_json::json!({ "sample" : true })])
-                .with_enabled(true)
-                .with_epdgs(vec![serde_json::json!({ "sample" : true })])
-                .with_expiration_date("sample".to_owned())
-                .with_expiration_enabled(true)
-                .with_expiration_type("sample".to_owned())
                 .with_id("sample".to_owned())
-                .with_identity_group_id("sample".to_owned())
-                .with_l2_acl_policy(serde_json::json!({ "sample" : true }))
-                .with_l3_acl_policy(serde_json::json!({ "sample" : true }))
-                .with_name("sample".to_owned())
-                .with_network(vec![serde_json::json!({ "sample" : true })])
-                .with_network_ids(vec!["sample".to_owned()])
-                .with_policy_set_id("sample".to_owned())
-                .with_profile_name("sample".to_owned())
-                .with_qos_priority("sample".to_owned())
-                .with_rate_limiting(serde_json::json!({ "sample" : true }))
-                .with_service_name("sample".to_owned())
-                .with_tags(vec!["sample".to_owned()])
-                .with_tx_id("sample".to_owned());
+                .with_name("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -2466,44 +2384,8 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
             ),
             ("requestId", serde_json::Value::from("sample")),
             ("response", serde_json::json!({ "sample" : true })),
-            ("applicationPolicy", serde_json::json!({ "sample" : true })),
-            ("autoCleanup", serde_json::Value::from(true)),
-            ("content", serde_json::json!({ "sample" : true })),
-            ("defaultAccess", serde_json::Value::from("sample")),
-            ("description", serde_json::Value::from("sample")),
-            ("devicePolicy", serde_json::json!({ "sample" : true })),
-            (
-                "ePDGs",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
-            ),
-            ("enabled", serde_json::Value::from(true)),
-            (
-                "epdgs",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
-            ),
-            ("expirationDate", serde_json::Value::from("sample")),
-            ("expirationEnabled", serde_json::Value::from(true)),
-            ("expirationType", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
-            ("identityGroupId", serde_json::Value::from("sample")),
-            ("l2AclPolicy", serde_json::json!({ "sample" : true })),
-            ("l3AclPolicy", serde_json::json!({ "sample" : true })),
             ("name", serde_json::Value::from("sample")),
-            (
-                "network",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
-            ),
-            (
-                "networkIds",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            ("policySetId", serde_json::Value::from("sample")),
-            ("profileName", serde_json::Value::from("sample")),
-            ("qosPriority", serde_json::Value::from("sample")),
-            ("rateLimiting", serde_json::json!({ "sample" : true })),
-            ("serviceName", serde_json::Value::from("sample")),
-            ("tags", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
-            ("txId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8893,17 +8775,7 @@ for ruckus_one::network::mac_registrations::MacRegistrationPoolPage {
                 )
                 .with_pageable(
                     <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample(),
-                )
-                .with_auto_cleanup(true)
-                .with_default_access("sample".to_owned())
-                .with_enabled(true)
-                .with_expiration_date("sample".to_owned())
-                .with_expiration_enabled(true)
-                .with_expiration_offset(1)
-                .with_id("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_policy_set_id("sample".to_owned())
-                .with_registration_count(1);
+                );
             value
                 .additional_fields
                 .insert(
@@ -8940,16 +8812,6 @@ for ruckus_one::network::mac_registrations::MacRegistrationPoolPage {
                 "pageable",
                 <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample_json(),
             ),
-            ("autoCleanup", serde_json::Value::from(true)),
-            ("defaultAccess", serde_json::Value::from("sample")),
-            ("enabled", serde_json::Value::from(true)),
-            ("expirationDate", serde_json::Value::from("sample")),
-            ("expirationEnabled", serde_json::Value::from(true)),
-            ("expirationOffset", serde_json::Value::from(1)),
-            ("id", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("policySetId", serde_json::Value::from("sample")),
-            ("registrationCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -21693,8 +21555,7 @@ for ruckus_one::network::wireless_policies::QueryResponseMulticastDnsProxyProfil
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                )
-                .with_id("sample".to_owned());
+                );
             value
                 .additional_fields
                 .insert(
@@ -21733,7 +21594,6 @@ for ruckus_one::network::wireless_policies::QueryResponseMulticastDnsProxyProfil
                     ],
                 ),
             ),
-            ("id", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -39959,35 +39819,7 @@ impl support::Sample for ruckus_one::network::common::SwitchClientQueryResult {
                         < ruckus_one::network::common::SubsequentQuery as support::Sample
                         > ::sample()
                     ],
-                )
-                .with_client_auth_status("sample".to_owned())
-                .with_client_auth_type("sample".to_owned())
-                .with_client_desc("sample".to_owned())
-                .with_client_ipv4_addr("sample".to_owned())
-                .with_client_ipv6_addr("sample".to_owned())
-                .with_client_mac("sample".to_owned())
-                .with_client_name("sample".to_owned())
-                .with_client_type("sample".to_owned())
-                .with_client_up_time("sample".to_owned())
-                .with_client_user_name("sample".to_owned())
-                .with_client_vlan("sample".to_owned())
-                .with_dhcp_client_os_vendor_name("sample".to_owned())
-                .with_id("sample".to_owned())
-                .with_ruckus_ap(true)
-                .with_switch_id("sample".to_owned())
-                .with_switch_mac("sample".to_owned())
-                .with_switch_name("sample".to_owned())
-                .with_switch_port("sample".to_owned())
-                .with_switch_port_id("sample".to_owned())
-                .with_switch_serial_number("sample".to_owned())
-                .with_tenant_id("sample".to_owned())
-                .with_timestamp(1)
-                .with_type("sample".to_owned())
-                .with_unit_id("sample".to_owned())
-                .with_updated_time(1)
-                .with_venue_id("sample".to_owned())
-                .with_venue_name("sample".to_owned())
-                .with_vlan_name("sample".to_owned());
+                );
             value
                 .additional_fields
                 .insert(
@@ -40025,34 +39857,6 @@ impl support::Sample for ruckus_one::network::common::SwitchClientQueryResult {
                     ],
                 ),
             ),
-            ("clientAuthStatus", serde_json::Value::from("sample")),
-            ("clientAuthType", serde_json::Value::from("sample")),
-            ("clientDesc", serde_json::Value::from("sample")),
-            ("clientIpv4Addr", serde_json::Value::from("sample")),
-            ("clientIpv6Addr", serde_json::Value::from("sample")),
-            ("clientMac", serde_json::Value::from("sample")),
-            ("clientName", serde_json::Value::from("sample")),
-            ("clientType", serde_json::Value::from("sample")),
-            ("clientUpTime", serde_json::Value::from("sample")),
-            ("clientUserName", serde_json::Value::from("sample")),
-            ("clientVlan", serde_json::Value::from("sample")),
-            ("dhcpClientOsVendorName", serde_json::Value::from("sample")),
-            ("id", serde_json::Value::from("sample")),
-            ("ruckusAP", serde_json::Value::from(true)),
-            ("switchId", serde_json::Value::from("sample")),
-            ("switchMac", serde_json::Value::from("sample")),
-            ("switchName", serde_json::Value::from("sample")),
-            ("switchPort", serde_json::Value::from("sample")),
-            ("switchPortId", serde_json::Value::from("sample")),
-            ("switchSerialNumber", serde_json::Value::from("sample")),
-            ("tenantId", serde_json::Value::from("sample")),
-            ("timestamp", serde_json::Value::from(1)),
-            ("type", serde_json::Value::from("sample")),
-            ("unitId", serde_json::Value::from("sample")),
-            ("updatedTime", serde_json::Value::from(1)),
-            ("venueId", serde_json::Value::from("sample")),
-            ("venueName", serde_json::Value::from("sample")),
-            ("vlanName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -41762,8 +41566,7 @@ impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
             let mut value = Self::new()
                 .with_total_count(1)
                 .with_list(vec![serde_json::json!({ "sample" : true })])
-                .with_id("sample".to_owned())
-                .with_response(serde_json::json!({ "sample" : true }));
+                .with_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -41781,7 +41584,6 @@ impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
             ("id", serde_json::Value::from("sample")),
-            ("response", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }

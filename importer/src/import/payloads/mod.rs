@@ -95,7 +95,12 @@ pub fn add_observed(
         let types = walk::Types::new(conv, curated, areas);
         let mut observed = Observed::default();
         for body in &payloads.bodies {
-            for (ty, value, at) in bodies_of(areas, body) {
+            for (ty, value, at, envelope) in bodies_of(areas, body) {
+                // A page or 202 envelope type many operations share: an answer of another
+                // shape (a bare row, the created object echoed) is not evidence of its fields.
+                if !envelope.admits(&types, &ty, value) {
+                    continue;
+                }
                 types.walk(&ty, value, &body.file, &at, &mut observed);
             }
         }
@@ -145,9 +150,45 @@ pub fn add_observed(
     added
 }
 
+/// Whether a body is the envelope of many operations' answers, whose type only an answer of
+/// the envelope's shape is evidence for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Envelope {
+    No,
+    /// A paged operation's answer: a page carries its rows as a list of objects.
+    Page,
+    /// A 202 answer.
+    Accepted,
+}
+
+impl Envelope {
+    /// Whether `value` is evidence for the fields of `ty`: any body that is no envelope; an
+    /// envelope that names a field the type already has; a page that holds a list of objects
+    /// (under a field name the description does not give).
+    fn admits(self, types: &walk::Types, ty: &str, value: &serde_json::Value) -> bool {
+        let holds_rows = || {
+            value.as_object().is_some_and(|m| {
+                m.values().any(|v| {
+                    v.as_array()
+                        .is_some_and(|items| items.iter().all(serde_json::Value::is_object))
+                })
+            })
+        };
+        match self {
+            Envelope::No => true,
+            Envelope::Accepted => types.is_evidence_for(ty, value),
+            Envelope::Page => types.is_evidence_for(ty, value) || holds_rows(),
+        }
+    }
+}
+
 /// The typed bodies of the spec operation a payload belongs to: the request or the success
-/// answer, and each row of a paged answer as its item type.
-fn bodies_of<'b>(areas: &[&Area], body: &'b Body) -> Vec<(String, &'b serde_json::Value, String)> {
+/// answer, and each row of a paged answer as its item type; with whether the body is an
+/// envelope.
+fn bodies_of<'b>(
+    areas: &[&Area],
+    body: &'b Body,
+) -> Vec<(String, &'b serde_json::Value, String, Envelope)> {
     let ops = areas.iter().flat_map(|a| &a.operations);
     let op = if body.file.starts_with("postman-requests/") {
         let route = normalise_path(body.operation.trim_end_matches('/'));
@@ -166,20 +207,27 @@ fn bodies_of<'b>(areas: &[&Area], body: &'b Body) -> Vec<(String, &'b serde_json
     let mut out = Vec::new();
     if body.request {
         if let Some(ty) = named(op.request.as_ref().and_then(|r| r.ty.as_ref())) {
-            out.push((ty, &body.value, String::new()));
+            out.push((ty, &body.value, String::new(), Envelope::No));
         }
         return out;
     }
     let success = op.responses.iter().find(|r| (200..300).contains(&r.status));
     if let Some(ty) = named(success.and_then(|r| r.ty.as_ref())) {
-        out.push((ty, &body.value, String::new()));
+        let envelope = if success.is_some_and(|r| r.status == 202) {
+            Envelope::Accepted
+        } else if op.pagination.is_some() {
+            Envelope::Page
+        } else {
+            Envelope::No
+        };
+        out.push((ty, &body.value, String::new(), envelope));
     }
     if let Some(p) = &op.pagination
         && let Some(ty) = named(p.item_type.as_ref())
         && let Some(rows) = body.value.get(&p.items).and_then(|v| v.as_array())
     {
         for (i, row) in rows.iter().enumerate() {
-            out.push((ty.clone(), row, format!("/{}/{i}", p.items)));
+            out.push((ty.clone(), row, format!("/{}/{i}", p.items), Envelope::No));
         }
     }
     out

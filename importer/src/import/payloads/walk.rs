@@ -100,6 +100,28 @@ impl Types {
         Types { shapes, imported }
     }
 
+    /// Whether `value` is evidence for the named object type `ty`: it names one of the fields
+    /// the documents, descriptions or people give the type (or the type has none yet). A list,
+    /// or an object naming none of them, is another shape.
+    pub fn is_evidence_for(&self, ty: &str, value: &Value) -> bool {
+        let mut shape = self.shapes.get(ty);
+        for _ in 0..8 {
+            match shape {
+                Some(Shape::Alias(target)) => shape = self.shapes.get(target),
+                _ => break,
+            }
+        }
+        match (shape, value) {
+            (Some(Shape::Object(fields)), Value::Object(m))
+                if !fields.is_empty() && !m.is_empty() =>
+            {
+                m.keys().any(|k| fields.contains_key(k))
+            }
+            (Some(Shape::Object(fields)), Value::Array(_)) => fields.is_empty(),
+            _ => true,
+        }
+    }
+
     /// Walks `value` as a value of the type expression `ty`.
     pub fn walk(&self, ty: &str, value: &Value, file: &str, at: &str, out: &mut Observed) {
         self.walk_skipping(ty, value, file, at, None, out)
