@@ -72,48 +72,127 @@ fn one_line(s: &str) -> String {
     prose(s).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The `operations` module: no items, only its page, one table per API sorted by path.
+/// The `operations` module: its page lists one page per API and first path segment
+/// (`operations::network::venues` for every path under `/venues`), each a table sorted by path,
+/// so that no page holds the whole API.
 pub fn operations_module(ir: &Ir) -> TokenStream {
     let mut attrs = vec![doc_line(
-        "Every operation of the client: its HTTP method and path, its area and its method.",
+        "Every operation of the client, one page per API and first path segment: its HTTP \
+         method and path, its area and its method.",
     )];
     attrs.push(doc_line(""));
     attrs.push(doc_line(
-        "Sorted by path within each API; the path is relative to the API's prefix. Methods are \
+        "Sorted by path within each page; the path is relative to the API's prefix. Methods are \
          reached as `client.<api>().<area>().<method>(..)`. Operations the spec marks \
          experimental need the `experimental` feature; removed ones are listed without a method.",
     ));
+    let mut apis = Vec::new();
     for api in &ir.apis {
+        let groups = by_segment(api);
         attrs.push(doc_line(""));
-        let prefix = match api.prefix.value.as_str() {
-            "" => String::new(),
-            p => format!(", prefix {}", code(p)),
-        };
         attrs.push(doc_line(&format!(
-            "# `{}`: {}{prefix}",
+            "- [`{}`](operations::{}): {}",
+            api.name,
             api.name,
             one_line(&api.title)
         )));
-        attrs.push(doc_line(""));
-        attrs.push(doc_line("| Method | Path | Area | Client method |"));
-        attrs.push(doc_line("|---|---|---|---|"));
-        let mut rows: Vec<(&AreaIr, &OpIr)> = api
-            .areas
+        let name = quote::format_ident!("{}", api.name);
+        let pages = groups
             .iter()
-            .flat_map(|a| a.operations.iter().map(move |o| (a, o)))
-            .collect();
-        rows.sort_by(|(_, a), (_, b)| {
-            (&a.path, a.method.as_str()).cmp(&(&b.path, b.method.as_str()))
+            .map(|(segment, rows)| segment_page(ir, api, segment, rows));
+        let list = groups.iter().map(|(segment, rows)| {
+            doc_line(&format!(
+                "- [`/{segment}`]({api}::{module}): {} operation{}",
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" },
+                api = api.name,
+                module = module_name(segment),
+            ))
         });
-        for (area, op) in rows {
-            attrs.push(row(ir, api, area, op));
-        }
+        let prefix = match api.prefix.value.as_str() {
+            "" => String::new(),
+            p => format!(" (prefix {})", code(p)),
+        };
+        let head = doc_line(&format!(
+            "The operations of `{}`{prefix}, by first path segment.",
+            api.name
+        ));
+        apis.push(quote! {
+            #head
+            #[doc = ""]
+            #(#list)*
+            pub mod #name {
+                #(#pages)*
+            }
+        });
     }
     // A fixture crate compiled as a module named `operations` holds one of the same name.
     quote! {
         #(#attrs)*
         #[allow(clippy::module_inception)]
-        pub mod operations {}
+        pub mod operations {
+            #(#apis)*
+        }
+    }
+}
+
+/// An API's operations by the first segment of their path, each group sorted by path.
+fn by_segment(api: &ApiIr) -> Vec<(String, Vec<(&AreaIr, &OpIr)>)> {
+    let mut groups: std::collections::BTreeMap<String, Vec<(&AreaIr, &OpIr)>> =
+        std::collections::BTreeMap::new();
+    for area in &api.areas {
+        for op in &area.operations {
+            let first = op
+                .path
+                .trim_start_matches('/')
+                .split('/')
+                .next()
+                .unwrap_or("");
+            groups.entry(first.to_owned()).or_default().push((area, op));
+        }
+    }
+    for rows in groups.values_mut() {
+        rows.sort_by(|(_, a), (_, b)| {
+            (&a.path, a.method.as_str()).cmp(&(&b.path, b.method.as_str()))
+        });
+    }
+    groups.into_iter().collect()
+}
+
+/// The module of a path segment's page: its words in snake case (`wifiNetworks` ->
+/// `wifi_networks`), `root` for `/`, `by_<name>` for a placeholder, `_` added to a keyword.
+fn module_name(segment: &str) -> String {
+    let base = match segment {
+        "" => "root".to_owned(),
+        s if s.starts_with('{') => format!("by_{}", s.trim_matches(|c| c == '{' || c == '}')),
+        s => s.to_owned(),
+    };
+    let snake = crate::names::snake(&base).unwrap_or_else(|| "other".to_owned());
+    if crate::names::is_keyword(&snake) {
+        format!("{snake}_")
+    } else {
+        snake
+    }
+}
+
+/// One segment's page: a doc module holding the table.
+fn segment_page(ir: &Ir, api: &ApiIr, segment: &str, rows: &[(&AreaIr, &OpIr)]) -> TokenStream {
+    let mut attrs = vec![doc_line(&format!(
+        "The `{}` operations under `/{segment}`, by path.",
+        api.name
+    ))];
+    attrs.push(doc_line(""));
+    attrs.push(doc_line("| Method | Path | Area | Client method |"));
+    attrs.push(doc_line("|---|---|---|---|"));
+    let rows: Vec<Row> = rows
+        .iter()
+        .map(|(area, op)| row(ir, api, area, op))
+        .collect();
+    attrs.extend(rows_attrs(&rows));
+    let name = quote::format_ident!("{}", module_name(segment));
+    quote! {
+        #(#attrs)*
+        pub mod #name {}
     }
 }
 
@@ -125,53 +204,80 @@ fn doc_line(text: &str) -> TokenStream {
     quote!(#[doc = #text])
 }
 
-/// One row: linked where the area and the method exist, with plain text under a `cfg_attr`
-/// where a feature may leave them out.
-fn row(ir: &Ir, api: &ApiIr, area: &AreaIr, op: &OpIr) -> TokenStream {
+/// One row of a table: its text with links, the features those links need (none: always
+/// linked) and its text without them.
+struct Row {
+    needs: Vec<String>,
+    linked: String,
+    plain: String,
+}
+
+/// One row: linked where the area and the method exist, plain text where a feature may leave
+/// them out.
+fn row(ir: &Ir, api: &ApiIr, area: &AreaIr, op: &OpIr) -> Row {
     let start = format!(
         "| `{}` | {} |",
         op.method.as_str(),
         code(&op.path).replace('|', "\\|")
     );
+    // The table is on a page two modules below the crate root (`operations::<api>`).
     let area_plain = format!("`{}::{}`", api.name, area.name);
-    let area_link = format!("[{area_plain}]");
+    let area_link = format!("[{area_plain}](super::super::{}::{})", api.name, area.name);
+    let mut needs: Vec<String> = Vec::new();
+    if ir.krate.area_features {
+        needs.push(area.feature.clone());
+    }
     let Some(handler) = area.handler.as_ref().filter(|_| op.is_generated()) else {
-        return doc_line(&format!("{start} {area_link} | `{}` (removed) |", op.id));
+        return Row {
+            linked: format!("{start} {area_link} | `{}` (removed) |", op.id),
+            plain: format!("{start} {area_plain} | `{}` (removed) |", op.id),
+            needs,
+        };
     };
     let method_link = format!(
-        "[`{}`]({}::{}::{handler}::{})",
+        "[`{}`](super::super::{}::{}::{handler}::{})",
         op.id, api.name, area.name, op.id
     );
-    let linked = format!("{start} {area_link} | {method_link} |");
-    let mut needs: Vec<&str> = Vec::new();
-    if ir.krate.area_features {
-        needs.push(&area.feature);
-    }
     if super::gates::is_experimental(op) {
-        needs.push("experimental");
+        needs.push("experimental".to_owned());
     }
-    if needs.is_empty() {
-        return doc_line(&linked);
+    let features = needs
+        .iter()
+        .map(|f| format!("`{f}`"))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    Row {
+        linked: format!("{start} {area_link} | {method_link} |"),
+        plain: format!("{start} {area_plain} | `{}` (feature {features}) |", op.id),
+        needs,
     }
-    let plain = format!(
-        "{start} {area_plain} | `{}` (feature {}) |",
-        op.id,
-        needs
-            .iter()
-            .map(|f| format!("`{f}`"))
-            .collect::<Vec<_>>()
-            .join(" and ")
-    );
-    let (linked, plain) = (
-        format!(" {}", escape_chars(&linked, true)),
-        format!(" {}", escape_chars(&plain, true)),
-    );
-    let on = match needs.as_slice() {
-        [one] => quote!(feature = #one),
-        many => quote!(all(#(feature = #many),*)),
-    };
-    quote! {
-        #[cfg_attr(#on, doc = #linked)]
-        #[cfg_attr(not(#on), doc = #plain)]
-    }
+}
+
+/// The doc attributes of a table's rows: one attribute (or a linked and a plain one under
+/// `cfg_attr`) per run of consecutive rows that need the same features.
+fn rows_attrs(rows: &[Row]) -> Vec<TokenStream> {
+    rows.chunk_by(|a, b| a.needs == b.needs)
+        .map(|run| {
+            let join = |f: fn(&Row) -> &String| {
+                run.iter()
+                    .map(|r| escape_chars(f(r), true))
+                    .collect::<Vec<_>>()
+                    .join("\n ")
+            };
+            let linked = format!(" {}", join(|r| &r.linked));
+            let needs = &run[0].needs;
+            if needs.is_empty() {
+                return quote!(#[doc = #linked]);
+            }
+            let plain = format!(" {}", join(|r| &r.plain));
+            let on = match needs.as_slice() {
+                [one] => quote!(feature = #one),
+                many => quote!(all(#(feature = #many),*)),
+            };
+            quote! {
+                #[cfg_attr(#on, doc = #linked)]
+                #[cfg_attr(not(#on), doc = #plain)]
+            }
+        })
+        .collect()
 }

@@ -390,12 +390,22 @@ fn feature_markers(api: &ApiIr, area_features: bool) -> Vec<TokenStream> {
 /// type, the handler, the waiter, each operation's items) that are made and formatted one at a
 /// time: an area of many types never holds its tokens and syntax tree all at once (an area file
 /// of 50 MB needed 12 GB when it was one token stream).
-pub fn area_file<'a>(
-    api: &'a ApiIr,
-    area: &'a AreaIr,
-    examples: Option<&'a str>,
+/// An area module's items, by what they are: its docs (inner attributes), its types, its
+/// handler (with the API client's waiter where the area holds the activity operation), and the
+/// request builders of its operations.
+pub struct AreaPieces {
+    pub docs: TokenStream,
+    pub types: Vec<TokenStream>,
+    pub handler: Vec<TokenStream>,
+    pub requests: Vec<TokenStream>,
+}
+
+pub fn area_file(
+    api: &ApiIr,
+    area: &AreaIr,
+    examples: Option<&str>,
     area_features: bool,
-) -> impl Iterator<Item = TokenStream> + 'a {
+) -> AreaPieces {
     let mut lines = vec![format!("{}.", prose(&area.title).trim_end_matches('.'))];
     if let Some(d) = &area.description {
         lines.push(String::new());
@@ -422,7 +432,7 @@ pub fn area_file<'a>(
         }
     }
     let docs = inner_doc(&lines);
-    let types = area.types.iter().map(move |t| {
+    let types = area.types.iter().map(|t| {
         gates::on_each_item(
             &gates::shared_type(t, area_features),
             emit_type(t, &area.name, api),
@@ -477,14 +487,16 @@ pub fn area_file<'a>(
                 }
             }
         });
-    let items = generated
+    let requests = generated
         .into_iter()
-        .map(move |o| builder::emit_items(o, api, area));
-    std::iter::once(docs)
-        .chain(types)
-        .chain(handler)
-        .chain(waiter)
-        .chain(items)
+        .map(|o| builder::emit_items(o, api, area))
+        .collect();
+    AreaPieces {
+        docs,
+        types: types.collect(),
+        handler: handler.into_iter().chain(waiter).collect(),
+        requests,
+    }
 }
 
 /// Rustdoc of an area's handler: what it covers, how to reach it and, for the real crate, a short

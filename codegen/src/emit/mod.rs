@@ -12,6 +12,7 @@ mod field_doc;
 mod gates;
 mod index;
 mod krate;
+mod layout;
 pub(crate) mod openapi;
 mod ops;
 mod samples;
@@ -140,8 +141,7 @@ fn jobs(ir: &Ir) -> Vec<Job> {
             let path = format!("{k}/src/{}/{}.rs", api.name, area.name);
             let examples = ir.krate.doc_examples.then(|| k.replace('-', "_"));
             let pieces = krate::area_file(api, area, examples.as_deref(), ir.krate.area_features);
-            let text = rust_pieces(pieces, &area.spec_file, cache, &path)?;
-            Ok(vec![(path, text)])
+            layout::area_files(pieces, &area.spec_file, cache, &path, &area.name)
         }));
     }
     let k = krate.clone();
