@@ -1,0 +1,235 @@
+//! The MCP server: its tools, resources and tasks over the index and the runtime client.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, GetTaskParams,
+    GetTaskResult, Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::task_manager::TaskManager;
+use rmcp::{ErrorData as McpError, ServerHandler};
+use ruckus_one_runtime::{Client, WaitOptions};
+use serde_json::{Map, Value};
+
+use crate::confirm::Pending;
+use crate::connect::Connection;
+use crate::index::{Effect, Index};
+use crate::policy::Policy;
+use crate::search::{Filter, Searcher};
+use crate::tasks::Writer;
+use crate::{call, output, present, tools};
+
+/// How the server describes itself to the model.
+const INSTRUCTIONS: &str = "RUCKUS One (Wi-Fi, switches, venues) through its API: \
+search_operations to find an operation, describe_operation for its parameters, then the \
+invoke tool it names. Read-only unless the operator turned writes on.";
+
+/// The server's shared state; cheap to clone.
+#[derive(Clone)]
+pub struct Server {
+    pub(crate) inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub index: Arc<Index>,
+    pub searcher: Searcher,
+    pub policy: Policy,
+    pub connection: Connection,
+    pub tasks: TaskManager,
+    pub pending: Pending,
+    pub writer: Arc<Writer>,
+    /// The tenant of the credential, when known (shown in confirmations).
+    pub own_tenant: Option<String>,
+}
+
+impl Server {
+    pub fn new(
+        connection: Connection,
+        policy: Policy,
+        own_tenant: Option<String>,
+    ) -> Result<Server, String> {
+        let catalog = ruckus_one_catalog::Catalog::get()?;
+        let index = Arc::new(Index::new(catalog));
+        let searcher = Searcher::new(&index);
+        let writer = Arc::new(Writer {
+            client: connection.client.clone(),
+            index: index.clone(),
+            wait: WaitOptions::default(),
+        });
+        Ok(Server {
+            inner: Arc::new(Inner {
+                index,
+                searcher,
+                policy,
+                connection,
+                tasks: TaskManager::new(),
+                pending: Pending::default(),
+                writer,
+                own_tenant,
+            }),
+        })
+    }
+
+    pub(crate) fn client(&self) -> &Client {
+        &self.inner.connection.client
+    }
+
+    fn search(&self, args: &Map<String, Value>) -> CallToolResult {
+        let Some(query) = args.get("query").and_then(Value::as_str) else {
+            return output::error(self.client(), "`query` is required");
+        };
+        let effect = match args.get("effect").and_then(Value::as_str) {
+            None => None,
+            Some("read") => Some(Effect::Read),
+            Some("write") => Some(Effect::Write),
+            Some("delete") => Some(Effect::Delete),
+            Some(other) => {
+                return output::error(
+                    self.client(),
+                    &format!("effect `{other}` must be read, write or delete"),
+                );
+            }
+        };
+        let filter = Filter {
+            area: args.get("area").and_then(Value::as_str).map(str::to_owned),
+            effect,
+        };
+        let limit = args
+            .get("limit")
+            .and_then(Value::as_u64)
+            .unwrap_or(10)
+            .clamp(1, 25) as usize;
+        let found = self.inner.searcher.search(query, &filter, limit);
+        if found.is_empty() {
+            return output::text(
+                self.client(),
+                "no operation matches; try other words, or read ruckus://areas",
+            );
+        }
+        let lines: Vec<String> = found.iter().map(present::line).collect();
+        output::text(self.client(), &lines.join("\n"))
+    }
+
+    fn describe(&self, args: &Map<String, Value>) -> CallToolResult {
+        let id = args.get("operation").and_then(Value::as_str).unwrap_or("");
+        match self.inner.index.get(id) {
+            Some(op) => output::ok(self.client(), &present::describe(&op)),
+            None => output::error(self.client(), &call::unknown(id)),
+        }
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_tasks()
+            .build();
+        let mut info = ServerConfig::new(capabilities);
+        info.server_info = Implementation::new("ruckus-mcp", env!("CARGO_PKG_VERSION"));
+        info.instructions = Some(INSTRUCTIONS.to_owned());
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(tools::list(
+            &self.inner.policy,
+        )))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let args = request.arguments.clone().unwrap_or_default();
+        let effect = match request.name.as_ref() {
+            tools::SEARCH => return Ok(self.search(&args).into()),
+            tools::DESCRIBE => return Ok(self.describe(&args).into()),
+            tools::INVOKE_READ => Effect::Read,
+            tools::INVOKE_WRITE => Effect::Write,
+            tools::INVOKE_DELETE => Effect::Delete,
+            other => {
+                return Err(McpError::invalid_params(
+                    format!("no tool named `{other}`"),
+                    None,
+                ));
+            }
+        };
+        Ok(call::invoke(self, effect, &request, &args, &context).await)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let mut resources = vec![
+            Resource::new("ruckus://areas", "areas")
+                .with_description("The API areas and how many operations each has")
+                .with_mime_type("text/plain"),
+        ];
+        for (api, area, count) in self.inner.index.areas() {
+            resources.push(
+                Resource::new(
+                    format!("ruckus://operations/{area}"),
+                    format!("{api}/{area}"),
+                )
+                .with_description(format!("The {count} operations of {api}/{area}"))
+                .with_mime_type("text/plain"),
+            );
+        }
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let uri = request.uri.as_str();
+        let text = if uri == "ruckus://areas" {
+            Some(present::areas(&self.inner.index))
+        } else if uri == "ruckus://operations" {
+            present::area_index(&self.inner.index, None)
+        } else {
+            uri.strip_prefix("ruckus://operations/")
+                .and_then(|area| present::area_index(&self.inner.index, Some(area)))
+        };
+        match text {
+            Some(text) => {
+                Ok(ReadResourceResult::new(vec![ResourceContents::text(text, uri)]).into())
+            }
+            None => Err(McpError::resource_not_found(
+                format!("no resource {uri}"),
+                None,
+            )),
+        }
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        Ok(GetTaskResult::new(
+            self.inner.tasks.get_task(&request.task_id)?,
+        ))
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.inner.tasks.cancel_task(&request.task_id)
+    }
+}
