@@ -1,5 +1,5 @@
 //! `cargo xtask package-check [--verify]`: the published packages (the runtime, the client, the
-//! operation catalog, the simulator) against crates.io's limits.
+//! operation catalog, the simulator, the MCP server) against crates.io's limits.
 //!
 //! It runs `cargo package` for the packages together (cargo 1.95 packages workspace
 //! siblings into a local overlay registry, so the client's dependency on the unpublished runtime
