@@ -11,7 +11,7 @@ use crate::index::{Effect, Op};
 use crate::invoke::Call;
 use crate::output;
 use crate::paging::Page;
-use crate::server::Server;
+use crate::server::Inner;
 
 /// The message for an id the tables do not have.
 pub fn unknown(id: &str) -> String {
@@ -20,7 +20,7 @@ pub fn unknown(id: &str) -> String {
 
 /// Runs an invoke tool of `effect`.
 pub async fn invoke(
-    server: &Server,
+    server: &Inner,
     effect: Effect,
     request: &CallToolRequestParams,
     args: &Map<String, Value>,
@@ -46,23 +46,19 @@ pub async fn invoke(
             .client_capabilities()
             .is_some_and(|c| c.supports_tasks());
         if tasks {
-            let writer = server.inner.writer.clone();
-            return CallToolResponse::Task(writer.spawn(
-                &server.inner.tasks,
-                call,
-                output::outcome,
-            ));
+            let writer = server.writer.clone();
+            return CallToolResponse::Task(writer.spawn(&server.tasks, call, output::outcome));
         }
-        let outcome = server.inner.writer.run(&call, &|_| {}).await;
+        let outcome = server.writer.run(&call, &|_| {}).await;
         return output::outcome(client, outcome).into();
     }
     output::outcome(client, call.send(client).await).into()
 }
 
 /// The call the arguments describe, once the policy allows it and the arguments fit.
-fn prepare(server: &Server, effect: Effect, args: &Map<String, Value>) -> Result<Call, String> {
+fn prepare(server: &Inner, effect: Effect, args: &Map<String, Value>) -> Result<Call, String> {
     let id = args.get("operation").and_then(Value::as_str).unwrap_or("");
-    let op = server.inner.index.get(id).ok_or_else(|| unknown(id))?;
+    let op = server.index.get(id).ok_or_else(|| unknown(id))?;
     if op.effect() != effect {
         return Err(format!(
             "{} is a {} operation: call it with {}",
@@ -75,7 +71,7 @@ fn prepare(server: &Server, effect: Effect, args: &Map<String, Value>) -> Result
         .get("tenant")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    if let Some(refusal) = server.inner.policy.refusal(effect, tenant.as_deref()) {
+    if let Some(refusal) = server.policy.refusal(effect, tenant.as_deref()) {
         return Err(format!("refused: {refusal}; nothing was sent"));
     }
     let empty = Map::new();
@@ -114,7 +110,7 @@ fn prepare(server: &Server, effect: Effect, args: &Map<String, Value>) -> Result
 
 /// Asks the user to confirm the delete `call`, naming what and in which account.
 async fn confirm(
-    server: &Server,
+    server: &Inner,
     call: &Call,
     args: &Map<String, Value>,
     request: &CallToolRequestParams,
@@ -135,21 +131,19 @@ async fn confirm(
     });
     if state.is_some() && responses.is_some() {
         return server
-            .inner
             .pending
             .confirm(&key, "", state, responses.as_ref(), context)
             .await;
     }
     let message = question(server, call).await;
     server
-        .inner
         .pending
         .confirm(&key, &message, None, None, context)
         .await
 }
 
 /// "Delete venue `Lobby` (id v-1) in customer account t-9? DELETE /venues/v-1 (delete_venue)".
-async fn question(server: &Server, call: &Call) -> String {
+async fn question(server: &Inner, call: &Call) -> String {
     let route = call.op.route;
     let mut path = route.path.clone();
     for (p, value) in route.path_params.iter().zip(&call.args.path) {
@@ -161,7 +155,7 @@ async fn question(server: &Server, call: &Call) -> String {
         (None, Some(id)) => format!("id {id}"),
         _ => "the objects the request names".to_owned(),
     };
-    let account = match (&call.tenant, &server.inner.own_tenant) {
+    let account = match (&call.tenant, &server.own_tenant) {
         (Some(t), _) => format!("customer account {t}"),
         (None, Some(own)) => format!("account {own} (this server's own)"),
         (None, None) => "this server's own account".to_owned(),
@@ -175,9 +169,9 @@ async fn question(server: &Server, call: &Call) -> String {
 }
 
 /// The name of the object a delete removes, read with the `GET` of the same path (if any).
-async fn name_of(server: &Server, call: &Call) -> Option<String> {
+async fn name_of(server: &Inner, call: &Call) -> Option<String> {
     let route = call.op.route;
-    let read = server.inner.index.ops.iter().find(|op: &&Op| {
+    let read = server.index.ops.iter().find(|op: &&Op| {
         op.table.api.name == call.op.table.api.name
             && op.route.path == route.path
             && op.effect() == Effect::Read

@@ -26,7 +26,11 @@ impl std::fmt::Debug for Connection {
 
 /// Starts the simulator on loopback and a client of it, with the simulator's own credential.
 pub async fn local() -> Result<Connection, String> {
-    let sim = Simulator::start_with(SimConfig::default()).await?;
+    of_simulator(Simulator::start_with(SimConfig::default()).await?)
+}
+
+/// A client of `sim`, with its credential.
+pub fn of_simulator(sim: Simulator) -> Result<Connection, String> {
     let (id, secret) = sim.credentials();
     let config = Config::new(Credentials::new(id, secret))
         .base_url(sim.base_url())

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use ruckus_one_catalog::{BodyKind, ResponseKind};
-use ruckus_one_runtime::{self as rt, Client, Error, PendingActivity, WaitOptions};
+use ruckus_one_runtime::{self as rt, Client, Error, PendingActivity};
 use serde_json::{Value, json};
 
 use crate::args::Checked;
@@ -113,25 +113,8 @@ impl Call {
     }
 }
 
-/// Waits for one activity through the activity query (the runtime's bulk waiting, which asks
-/// for every open activity of a tenant in one query per round).
-pub async fn wait_activity(
-    client: &Client,
-    index: &Index,
-    pending: PendingActivity,
-    options: &WaitOptions,
-) -> Result<Value, String> {
-    let query = activity_op(index, "query_activities")?;
-    let mut results = rt::wait_all::<Value>(client, query, [pending], options)
-        .await
-        .map_err(|e| e.to_string())?;
-    results.pop().map_or_else(
-        || Err("no activity result".to_owned()),
-        |r| r.map_err(|e| e.to_string()),
-    )
-}
-
-fn activity_op(index: &Index, id: &str) -> Result<&'static rt::Operation, String> {
+/// The runtime's operation `id` of the activities API.
+pub fn activity_op(index: &Index, id: &str) -> Result<&'static rt::Operation, String> {
     let op = index
         .get(id)
         .ok_or_else(|| format!("the tables have no `{id}` operation"))?;

@@ -19,6 +19,7 @@ pub mod ops;
 mod output;
 mod paging;
 pub mod policy;
+mod poller;
 mod present;
 mod schema;
 pub mod search;

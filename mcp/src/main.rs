@@ -54,16 +54,20 @@ fn main() -> std::process::ExitCode {
 }
 
 async fn run(args: Args) -> Result<(), String> {
-    let connection = if args.local {
-        connect::local().await?
+    let policy = args.policy();
+    // The environment is read before serving (a missing variable stops here); the simulator,
+    // the tables and the index are made ready while the client's handshake goes on.
+    let server = if args.local {
+        Server::start(policy, async {
+            let connection = connect::local().await?;
+            let own = connection.local.as_ref().map(|sim| sim.tenant_id());
+            Ok((connection, own))
+        })
     } else {
-        connect::from_environment()?
+        let connection = connect::from_environment()?;
+        let own = std::env::var(ruckus_one_runtime::env::TENANT_ID).ok();
+        Server::start(policy, async move { Ok((connection, own)) })
     };
-    let own_tenant = match &connection.local {
-        Some(sim) => Some(sim.tenant_id()),
-        None => std::env::var(ruckus_one_runtime::env::TENANT_ID).ok(),
-    };
-    let server = Server::new(connection, args.policy(), own_tenant)?;
     match args.http {
         Some(port) => ruckus_one_mcp::serve_http(server, port).await,
         None => ruckus_one_mcp::serve_stdio(server).await,

@@ -1,6 +1,9 @@
 //! The MCP server: its tools, resources and tasks over the index and the runtime client.
 
+use std::future::Future;
 use std::sync::Arc;
+
+use tokio::sync::watch;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, GetTaskParams,
@@ -18,6 +21,7 @@ use crate::confirm::Pending;
 use crate::connect::Connection;
 use crate::index::{Effect, Index};
 use crate::policy::Policy;
+use crate::poller::Poller;
 use crate::search::{Filter, Searcher};
 use crate::tasks::Writer;
 use crate::{call, output, present, tools};
@@ -27,10 +31,13 @@ const INSTRUCTIONS: &str = "RUCKUS One (Wi-Fi, switches, venues) through its API
 search_operations to find an operation, describe_operation for its parameters, then the \
 invoke tool it names. Read-only unless the operator turned writes on.";
 
-/// The server's shared state; cheap to clone.
+/// The server; cheap to clone (the clones share everything). The tables, the index and the
+/// connection (with `--local`, the simulator) are made ready in the background, so the
+/// handshake does not wait for them; a tool call waits until they are.
 #[derive(Clone)]
 pub struct Server {
-    pub(crate) inner: Arc<Inner>,
+    policy: Arc<Policy>,
+    ready: watch::Receiver<Option<Result<Arc<Inner>, String>>>,
 }
 
 pub(crate) struct Inner {
@@ -46,35 +53,75 @@ pub(crate) struct Inner {
 }
 
 impl Server {
-    pub fn new(
+    /// A server whose state `connect` makes (the connection and the tenant it acts as), started
+    /// at once on the current tokio runtime.
+    pub fn start<F>(policy: Policy, connect: F) -> Server
+    where
+        F: Future<Output = Result<(Connection, Option<String>), String>> + Send + 'static,
+    {
+        let (send, ready) = watch::channel(None);
+        let for_state = policy.clone();
+        tokio::spawn(async move {
+            let state = async {
+                let (connection, own_tenant) = connect.await?;
+                Inner::new(connection, for_state, own_tenant).map(Arc::new)
+            };
+            let _ = send.send(Some(state.await));
+        });
+        Server {
+            policy: Arc::new(policy),
+            ready,
+        }
+    }
+
+    /// The state, once ready (or why it could not be made).
+    async fn inner(&self) -> Result<Arc<Inner>, McpError> {
+        let mut ready = self.ready.clone();
+        let state = ready
+            .wait_for(Option::is_some)
+            .await
+            .map_err(|_| McpError::internal_error("the server stopped starting", None))?;
+        match state.as_ref() {
+            Some(Ok(inner)) => Ok(inner.clone()),
+            Some(Err(e)) => Err(McpError::internal_error(
+                format!("start-up failed: {e}"),
+                None,
+            )),
+            None => Err(McpError::internal_error("the server is not ready", None)),
+        }
+    }
+}
+
+impl Inner {
+    fn new(
         connection: Connection,
         policy: Policy,
         own_tenant: Option<String>,
-    ) -> Result<Server, String> {
+    ) -> Result<Inner, String> {
         let catalog = ruckus_one_catalog::Catalog::get()?;
         let index = Arc::new(Index::new(catalog));
         let searcher = Searcher::new(&index);
+        let query = crate::invoke::activity_op(&index, "query_activities")?;
+        let poller = Poller::new(connection.client.clone(), query, WaitOptions::default());
         let writer = Arc::new(Writer {
             client: connection.client.clone(),
             index: index.clone(),
-            wait: WaitOptions::default(),
+            poller,
         });
-        Ok(Server {
-            inner: Arc::new(Inner {
-                index,
-                searcher,
-                policy,
-                connection,
-                tasks: TaskManager::new(),
-                pending: Pending::default(),
-                writer,
-                own_tenant,
-            }),
+        Ok(Inner {
+            index,
+            searcher,
+            policy,
+            connection,
+            tasks: TaskManager::new(),
+            pending: Pending::default(),
+            writer,
+            own_tenant,
         })
     }
 
     pub(crate) fn client(&self) -> &Client {
-        &self.inner.connection.client
+        &self.connection.client
     }
 
     fn search(&self, args: &Map<String, Value>) -> CallToolResult {
@@ -102,7 +149,7 @@ impl Server {
             .and_then(Value::as_u64)
             .unwrap_or(10)
             .clamp(1, 25) as usize;
-        let found = self.inner.searcher.search(query, &filter, limit);
+        let found = self.searcher.search(query, &filter, limit);
         if found.is_empty() {
             return output::text(
                 self.client(),
@@ -115,7 +162,7 @@ impl Server {
 
     fn describe(&self, args: &Map<String, Value>) -> CallToolResult {
         let id = args.get("operation").and_then(Value::as_str).unwrap_or("");
-        match self.inner.index.get(id) {
+        match self.index.get(id) {
             Some(op) => output::ok(self.client(), &present::describe(&op)),
             None => output::error(self.client(), &call::unknown(id)),
         }
@@ -140,9 +187,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(tools::list(
-            &self.inner.policy,
-        )))
+        Ok(ListToolsResult::with_all_items(tools::list(&self.policy)))
     }
 
     async fn call_tool(
@@ -151,9 +196,10 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.clone().unwrap_or_default();
+        let inner = self.inner().await?;
         let effect = match request.name.as_ref() {
-            tools::SEARCH => return Ok(self.search(&args).into()),
-            tools::DESCRIBE => return Ok(self.describe(&args).into()),
+            tools::SEARCH => return Ok(inner.search(&args).into()),
+            tools::DESCRIBE => return Ok(inner.describe(&args).into()),
             tools::INVOKE_READ => Effect::Read,
             tools::INVOKE_WRITE => Effect::Write,
             tools::INVOKE_DELETE => Effect::Delete,
@@ -164,7 +210,7 @@ impl ServerHandler for Server {
                 ));
             }
         };
-        Ok(call::invoke(self, effect, &request, &args, &context).await)
+        Ok(call::invoke(&inner, effect, &request, &args, &context).await)
     }
 
     async fn list_resources(
@@ -177,7 +223,7 @@ impl ServerHandler for Server {
                 .with_description("The API areas and how many operations each has")
                 .with_mime_type("text/plain"),
         ];
-        for (api, area, count) in self.inner.index.areas() {
+        for (api, area, count) in self.inner().await?.index.areas() {
             resources.push(
                 Resource::new(
                     format!("ruckus://operations/{area}"),
@@ -196,13 +242,14 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri.as_str();
+        let index = &self.inner().await?.index;
         let text = if uri == "ruckus://areas" {
-            Some(present::areas(&self.inner.index))
+            Some(present::areas(index))
         } else if uri == "ruckus://operations" {
-            present::area_index(&self.inner.index, None)
+            present::area_index(index, None)
         } else {
             uri.strip_prefix("ruckus://operations/")
-                .and_then(|area| present::area_index(&self.inner.index, Some(area)))
+                .and_then(|area| present::area_index(index, Some(area)))
         };
         match text {
             Some(text) => {
@@ -220,9 +267,8 @@ impl ServerHandler for Server {
         request: GetTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
-        Ok(GetTaskResult::new(
-            self.inner.tasks.get_task(&request.task_id)?,
-        ))
+        let tasks = &self.inner().await?.tasks;
+        Ok(GetTaskResult::new(tasks.get_task(&request.task_id)?))
     }
 
     async fn cancel_task(
@@ -230,6 +276,6 @@ impl ServerHandler for Server {
         request: CancelTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.inner.tasks.cancel_task(&request.task_id)
+        self.inner().await?.tasks.cancel_task(&request.task_id)
     }
 }

@@ -7,17 +7,18 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::model::{CallToolResult, CreateTaskResult};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
-use ruckus_one_runtime::{Client, WaitOptions};
+use ruckus_one_runtime::Client;
 use serde_json::{Value, json};
 
 use crate::index::Index;
-use crate::invoke::{Call, wait_activity};
+use crate::invoke::Call;
+use crate::poller::Poller;
 
 /// What an asynchronous write needs from the server.
 pub struct Writer {
     pub client: Client,
     pub index: Arc<Index>,
-    pub wait: WaitOptions,
+    pub poller: Arc<Poller>,
 }
 
 impl Writer {
@@ -37,7 +38,7 @@ impl Writer {
             "accepted as request {}; waiting for its activity",
             pending.request_id()
         ));
-        let activity = wait_activity(&self.client, &self.index, pending, &self.wait).await?;
+        let activity = self.poller.wait(pending).await?;
         answer["activity"] = activity;
         Ok(answer)
     }
