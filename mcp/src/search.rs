@@ -186,7 +186,9 @@ fn dedup(mut list: Vec<String>) -> Vec<String> {
 pub fn words(text: &str) -> Vec<String> {
     let text = text
         .replace("access point", "ap")
-        .replace("Access point", "ap");
+        .replace("Access point", "ap")
+        .replace("Wi-Fi", "wifi")
+        .replace("wi-fi", "wifi");
     let mut out = Vec::new();
     for raw in text.split(|c: char| !c.is_alphanumeric() && c != '{' && c != '}') {
         if raw.is_empty() || raw.starts_with('{') {
@@ -245,6 +247,8 @@ fn synonym(word: &str) -> &str {
         "remove" | "erase" | "destroy" => "delete",
         "change" | "modify" | "edit" | "set" | "configure" | "replace" => "update",
         "site" | "location" => "venue",
+        "wlan" | "ssid" => "wifi",
+        "connected" => "client",
         "switche" => "switch",
         "customer" | "ec" => "customer",
         other => other,
@@ -274,6 +278,7 @@ mod tests {
         );
         assert_eq!(words("activities"), ["activity"]);
         assert_eq!(words("access points"), ["ap"]);
+        assert_eq!(words("Wi-Fi networks"), ["wifi", "network"]);
     }
 
     #[test]
