@@ -15,25 +15,40 @@ use std::time::{Duration, Instant};
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}"#;
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 const LIST_TOOLS: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+const SEARCH: &str = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_operations","arguments":{"query":"create a venue"}}}"#;
 
 pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), String> {
     let binary = build(root, options.quick)?;
     let runs = options.runs.unwrap_or(if options.quick { 3 } else { 21 });
-    let mut times = Vec::with_capacity(runs);
+    let (mut times, mut ready) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
     let mut tools = 0;
     for _ in 0..runs {
-        let (time, size) = once(&binary)?;
-        times.push(time);
-        tools = size;
+        let run = once(&binary)?;
+        times.push(run.initialize);
+        ready.push(run.first_search);
+        tools = run.tools;
     }
-    let millis: Vec<f64> = times.iter().map(|t| t.as_secs_f64() * 1000.0).collect();
-    let start = Spread::of(&millis);
+    let millis = |d: &[Duration]| {
+        Spread::of(
+            &d.iter()
+                .map(|t| t.as_secs_f64() * 1000.0)
+                .collect::<Vec<_>>(),
+        )
+    };
+    let start = millis(&times);
     rows.push(Row::new(
         "mcp",
         "`ruckus-mcp --local` start to `initialize` answer".into(),
         start,
         "ms",
         verdict(start.median < 100.0, "< 100 ms"),
+    ));
+    rows.push(Row::new(
+        "mcp",
+        "start to the first search answer (simulator, tables, index ready)".into(),
+        millis(&ready),
+        "ms",
+        String::new(),
     ));
     let chars = tools as f64;
     rows.push(Row::new(
@@ -88,8 +103,17 @@ fn build(root: &Path, quick: bool) -> Result<PathBuf, String> {
         .ok_or_else(|| "cargo named no ruckus-mcp executable".into())
 }
 
-/// One start: the time to the `initialize` answer, and the size of the tool list.
-fn once(binary: &Path) -> Result<(Duration, usize), String> {
+/// What one start measures.
+struct Run {
+    initialize: Duration,
+    first_search: Duration,
+    /// The tool list's size in characters.
+    tools: usize,
+}
+
+/// One start: the time to the `initialize` answer and to the first search answer, and the
+/// size of the tool list.
+fn once(binary: &Path) -> Result<Run, String> {
     let start = Instant::now();
     let mut child = Command::new(binary)
         .args(["--local", "--allow-writes", "--allow-deletes"])
@@ -105,7 +129,7 @@ fn once(binary: &Path) -> Result<(Duration, usize), String> {
     result
 }
 
-fn talk(child: &mut Child, start: Instant) -> Result<(Duration, usize), String> {
+fn talk(child: &mut Child, start: Instant) -> Result<Run, String> {
     let mut stdin = child.stdin.take().ok_or("no stdin")?;
     let mut lines = BufReader::new(child.stdout.take().ok_or("no stdout")?).lines();
     let mut send = |text: &str| writeln!(stdin, "{text}").map_err(|e| format!("write: {e}"));
@@ -129,6 +153,16 @@ fn talk(child: &mut Child, start: Instant) -> Result<(Duration, usize), String> 
     send(INITIALIZED)?;
     send(LIST_TOOLS)?;
     let tools = answer(2)?;
-    let tools = tools["result"]["tools"].to_string();
-    Ok((time, tools.len()))
+    let tools = tools["result"]["tools"].to_string().len();
+    send(SEARCH)?;
+    let found = answer(3)?;
+    let first_search = start.elapsed();
+    if found.get("result").is_none() {
+        return Err(format!("search failed: {found}"));
+    }
+    Ok(Run {
+        initialize: time,
+        first_search,
+        tools,
+    })
 }
