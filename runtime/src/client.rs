@@ -186,6 +186,14 @@ impl Client {
         f(&resolve())
     }
 
+    /// `text` with every echo of this client's secrets (the client secret, the unit token,
+    /// the current and previous access tokens), in every encoding the runtime recognises,
+    /// replaced by `***`: for tools that show what a server answered (a command line, an MCP
+    /// server) and must never show a secret.
+    pub fn redact(&self, text: &str) -> String {
+        self.redactor().text(text)
+    }
+
     /// The redactor of every live secret of this client (see
     /// [`TokenSource::redactor`]).
     pub(crate) fn redactor(&self) -> Redactor {

@@ -404,3 +404,28 @@ async fn decode_errors_mask_echoes() {
     assert_hidden("decode error", &text);
     assert!(text.contains("you sent Bearer ***"), "{text}");
 }
+
+/// `Client::redact` masks the client's secrets (the client secret, and the access token once
+/// one is held) in any text, in every echo shape, for tools that show what a server answered.
+#[tokio::test]
+async fn client_redact_masks_the_secret_and_the_token_in_any_text() {
+    let server = server().await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/1"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({})))
+        .mount(&server)
+        .await;
+    let client = Client::new(config(&server), &AUTH).unwrap();
+    Request::new(&client, &GET_THING, &["1"])
+        .send_raw()
+        .await
+        .unwrap();
+    for value in [SECRET, TOKEN] {
+        for (shape, echoed) in echo_shapes(value) {
+            let text = client.redact(&format!("answer: {echoed}."));
+            assert_clean(shape, &text);
+            assert!(text.contains("***"), "{shape}: {text}");
+        }
+    }
+    assert_eq!(client.redact("nothing secret"), "nothing secret");
+}

@@ -1,4 +1,4 @@
-//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [--quick] [--runs N] [--full]`:
+//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [mcp] [--quick] [--runs N] [--full]`:
 //! performance figures as one Markdown table (median, min and max of several runs, with the
 //! targets of issue 12 and whether they are met). Without a name, every part runs.
 //!
@@ -13,6 +13,8 @@
 //! - `sim`: start-up of the simulator (`ruckus-one-sim`'s `startup` example, built in release
 //!   mode, dev profile with `--quick`): the first start in a process, one start to its first
 //!   answer (target < 50 ms) and 100 started at once.
+//! - `mcp`: start-up of `ruckus-mcp --local` to its `initialize` answer (target < 100 ms) and
+//!   the size of its tool list in characters and characters / 4 (target < 2,000).
 //! - `compile`: cold debug build times of the client crate per feature set (as `bench-build`,
 //!   `--full` included), lines of generated Rust per operation, build seconds per 100
 //!   operations.
@@ -29,6 +31,7 @@ pub mod build;
 mod compile;
 mod e2e;
 mod generator;
+mod mcp;
 mod sim;
 mod synth;
 mod table;
@@ -73,6 +76,11 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<(), String> {
     if parts.contains(&Part::Sim) {
         if let Err(e) = sim::run(root, args, &mut rows) {
             failure.get_or_insert(format!("sim: {e}"));
+        }
+    }
+    if parts.contains(&Part::Mcp) {
+        if let Err(e) = mcp::run(root, args, &mut rows) {
+            failure.get_or_insert(format!("mcp: {e}"));
         }
     }
     table::print(args.quick, &rows);

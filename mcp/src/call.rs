@@ -1,0 +1,194 @@
+//! The invoke tools: find the operation, check it is of the tool's effect and allowed, check
+//! its arguments, ask before a delete, then send (an asynchronous write as a task).
+
+use rmcp::model::{CallToolRequestParams, CallToolResponse};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value, json};
+
+use crate::args;
+use crate::confirm::{Answer, Step};
+use crate::index::{Effect, Op};
+use crate::invoke::Call;
+use crate::output;
+use crate::paging::Page;
+use crate::server::Inner;
+
+/// The message for an id the tables do not have.
+pub fn unknown(id: &str) -> String {
+    format!("unknown operation `{id}`: find operation ids with search_operations")
+}
+
+/// Runs an invoke tool of `effect`.
+pub async fn invoke(
+    server: &Inner,
+    effect: Effect,
+    request: &CallToolRequestParams,
+    args: &Map<String, Value>,
+    context: &RequestContext<RoleServer>,
+) -> CallToolResponse {
+    let client = server.client();
+    let call = match prepare(server, effect, args) {
+        Ok(call) => call,
+        Err(message) => return output::error(client, &message).into(),
+    };
+    if effect == Effect::Delete {
+        match confirm(server, &call, args, request, context).await {
+            Step::Answered(Answer::Confirmed) => {}
+            Step::Answered(Answer::Declined) => {
+                return output::text(client, "declined by the user: nothing was deleted").into();
+            }
+            Step::Ask(question) => return CallToolResponse::InputRequired(question),
+            Step::Unsupported(message) => return output::error(client, &message).into(),
+        }
+    }
+    if effect != Effect::Read && call.op.route.asynchronous {
+        let tasks = context
+            .client_capabilities()
+            .is_some_and(|c| c.supports_tasks());
+        if tasks {
+            let writer = server.writer.clone();
+            return CallToolResponse::Task(writer.spawn(&server.tasks, call, output::outcome));
+        }
+        let outcome = server.writer.run(&call, &|_| {}).await;
+        return output::outcome(client, outcome).into();
+    }
+    output::outcome(client, call.send(client).await).into()
+}
+
+/// The call the arguments describe, once the policy allows it and the arguments fit.
+fn prepare(server: &Inner, effect: Effect, args: &Map<String, Value>) -> Result<Call, String> {
+    let id = args.get("operation").and_then(Value::as_str).unwrap_or("");
+    let op = server.index.get(id).ok_or_else(|| unknown(id))?;
+    if op.effect() != effect {
+        return Err(format!(
+            "{} is a {} operation: call it with {}",
+            op.id(),
+            op.effect().as_str(),
+            op.effect().tool()
+        ));
+    }
+    let tenant = args
+        .get("tenant")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    if let Some(refusal) = server.policy.refusal(effect, tenant.as_deref()) {
+        return Err(format!("refused: {refusal}; nothing was sent"));
+    }
+    let empty = Map::new();
+    let params = match args.get("params") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(map)) => map,
+        Some(_) => return Err("`params` must be an object of parameters by name".to_owned()),
+    };
+    // A query's body selects the page: an empty one asks for everything.
+    let query_body = op
+        .route
+        .paging
+        .as_ref()
+        .is_some_and(|p| p.style == ruckus_one_catalog::PageStyle::QueryBody);
+    let body = match args.get("body") {
+        None | Some(Value::Null) if query_body => Some(json!({})),
+        None | Some(Value::Null) => None,
+        Some(body) => Some(body.clone()),
+    };
+    let checked = args::check(op, params, body.as_ref())?;
+    let page = match (&op.route.paging, effect) {
+        (Some(paging), Effect::Read) => Some(Page::of(
+            paging,
+            args.get("limit").and_then(Value::as_u64),
+            args.get("cursor").and_then(Value::as_str),
+        )?),
+        _ => None,
+    };
+    Ok(Call {
+        op,
+        args: checked,
+        tenant,
+        page,
+    })
+}
+
+/// Asks the user to confirm the delete `call`, naming what and in which account.
+async fn confirm(
+    server: &Inner,
+    call: &Call,
+    args: &Map<String, Value>,
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Step {
+    let key = json!({
+        "operation": call.op.id(),
+        "params": args.get("params"),
+        "body": args.get("body"),
+        "tenant": call.tenant,
+    })
+    .to_string();
+    let state = request.request_state.as_deref();
+    let responses = request.input_responses.as_ref().map(|r| {
+        r.iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect::<Map<String, Value>>()
+    });
+    if state.is_some() && responses.is_some() {
+        return server
+            .pending
+            .confirm(&key, "", state, responses.as_ref(), context)
+            .await;
+    }
+    let message = question(server, call).await;
+    server
+        .pending
+        .confirm(&key, &message, None, None, context)
+        .await
+}
+
+/// "Delete venue `Lobby` (id v-1) in customer account t-9? DELETE /venues/v-1 (delete_venue)".
+async fn question(server: &Inner, call: &Call) -> String {
+    let route = call.op.route;
+    let mut path = route.path.clone();
+    for (p, value) in route.path_params.iter().zip(&call.args.path) {
+        path = path.replace(&format!("{{{}}}", p.name), value);
+    }
+    let name = name_of(server, call).await;
+    let what = match (name, call.args.path.last()) {
+        (Some(name), Some(id)) => format!("`{name}` (id {id})"),
+        (None, Some(id)) => format!("id {id}"),
+        _ => "the objects the request names".to_owned(),
+    };
+    let account = match (&call.tenant, &server.own_tenant) {
+        (Some(t), _) => format!("customer account {t}"),
+        (None, Some(own)) => format!("account {own} (this server's own)"),
+        (None, None) => "this server's own account".to_owned(),
+    };
+    format!(
+        "{}: {what} in {account}? {} {path} ({}). This cannot be undone.",
+        route.summary,
+        route.method.as_str(),
+        call.op.id()
+    )
+}
+
+/// The name of the object a delete removes, read with the `GET` of the same path (if any).
+async fn name_of(server: &Inner, call: &Call) -> Option<String> {
+    let route = call.op.route;
+    let read = server.index.ops.iter().find(|op: &&Op| {
+        op.table.api.name == call.op.table.api.name
+            && op.route.path == route.path
+            && op.effect() == Effect::Read
+            && op.route.method == ruckus_one_catalog::Method::Get
+    })?;
+    let read_call = Call {
+        op: *read,
+        args: args::Checked {
+            path: call.args.path.clone(),
+            ..args::Checked::default()
+        },
+        tenant: call.tenant.clone(),
+        page: None,
+    };
+    let value = read_call.send(server.client()).await.ok()?;
+    value
+        .get("name")
+        .and_then(Value::as_str)
+        .map(|n| server.client().redact(n))
+}

@@ -1,0 +1,166 @@
+//! A delete asks the user first, through MCP's elicitation: on protocol 2026-07-28 and later
+//! as an input request of the tool call (the client answers and calls again), on older
+//! sessions as an elicitation request to the client. A client that cannot ask is refused:
+//! nothing is ever deleted unconfirmed.
+
+use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rmcp::model::{
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest,
+    InputRequests, InputRequiredResult, ProtocolVersion,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Value, json};
+
+/// The key of the confirmation in the input requests and responses.
+const KEY: &str = "confirm_delete";
+
+/// Confirmations asked and not answered yet, by the opaque state handed to the client: the
+/// state names the exact call (operation and arguments) the user is asked about, kept here,
+/// so an answer can only confirm that call.
+#[derive(Debug, Default)]
+pub struct Pending {
+    asked: Mutex<HashMap<String, String>>,
+    counter: AtomicU64,
+    seed: RandomState,
+}
+
+/// What the user said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    Confirmed,
+    /// Declined or cancelled: nothing is done.
+    Declined,
+}
+
+/// How the confirmation goes on.
+#[derive(Debug)]
+pub enum Step {
+    /// The user answered.
+    Answered(Answer),
+    /// The tool call returns this; the client asks the user and calls again.
+    Ask(InputRequiredResult),
+    /// The client cannot ask its user.
+    Unsupported(String),
+}
+
+impl Pending {
+    /// The confirmation of `call` (a canonical text of the operation and its arguments) with
+    /// `message`: the answer carried by this call of the tool, else the question to ask.
+    pub async fn confirm(
+        &self,
+        call: &str,
+        message: &str,
+        state: Option<&str>,
+        responses: Option<&serde_json::Map<String, Value>>,
+        context: &RequestContext<RoleServer>,
+    ) -> Step {
+        if let (Some(state), Some(responses)) = (state, responses) {
+            let asked = self
+                .asked
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(state);
+            return match asked {
+                Some(asked) if asked == call => Step::Answered(answer_of(responses.get(KEY))),
+                // An answer to another question (or to none) confirms nothing.
+                _ => Step::Answered(Answer::Declined),
+            };
+        }
+        let can_ask = context
+            .client_capabilities()
+            .is_some_and(|c| c.elicitation.is_some());
+        if !can_ask {
+            return Step::Unsupported(
+                "refused: deleting needs the user's confirmation, and this MCP client cannot ask its user (no elicitation support); nothing was deleted".to_owned(),
+            );
+        }
+        let modern = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        if modern {
+            let state = self.state();
+            self.asked
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(state.clone(), call.to_owned());
+            let mut requests = InputRequests::new();
+            requests.insert(
+                KEY.to_owned(),
+                InputRequest::Elicitation(ElicitRequest::new(params(message))),
+            );
+            return Step::Ask(InputRequiredResult::new(Some(requests), Some(state)));
+        }
+        match context.peer.create_elicitation(params(message)).await {
+            Ok(result) => Step::Answered(answer_of_result(&result)),
+            Err(e) => Step::Unsupported(format!(
+                "refused: the confirmation could not be asked ({e}); nothing was deleted"
+            )),
+        }
+    }
+
+    /// An unguessable state for one question.
+    fn state(&self) -> String {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let mut hasher = self.seed.build_hasher();
+        hasher.write_u64(n);
+        let a = hasher.finish();
+        hasher.write_u64(a);
+        format!("confirm-{n}-{a:016x}{:016x}", hasher.finish())
+    }
+}
+
+/// The question: a yes/no form.
+fn params(message: &str) -> ElicitRequestParams {
+    let schema = json!({
+        "type": "object",
+        "properties": {"confirm": {"type": "boolean", "title": "Delete", "description": "Yes, delete it"}},
+        "required": ["confirm"]
+    });
+    ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: message.to_owned(),
+        requested_schema: serde_json::from_value(schema).expect("a valid elicitation schema"),
+    }
+}
+
+/// A response of the input-response map (an `ElicitResult` as JSON).
+fn answer_of(response: Option<&Value>) -> Answer {
+    match response.and_then(|r| serde_json::from_value::<ElicitResult>(r.clone()).ok()) {
+        Some(result) => answer_of_result(&result),
+        None => Answer::Declined,
+    }
+}
+
+/// Confirmed only when accepted with `confirm: true`.
+fn answer_of_result(result: &ElicitResult) -> Answer {
+    let yes = result.action == ElicitationAction::Accept
+        && result.content.as_ref().and_then(|c| c.get("confirm")) == Some(&Value::Bool(true));
+    if yes {
+        Answer::Confirmed
+    } else {
+        Answer::Declined
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_accepted_yes_confirms() {
+        let yes = json!({"action": "accept", "content": {"confirm": true}});
+        let no = json!({"action": "accept", "content": {"confirm": false}});
+        let declined = json!({"action": "decline"});
+        assert_eq!(answer_of(Some(&yes)), Answer::Confirmed);
+        assert_eq!(answer_of(Some(&no)), Answer::Declined);
+        assert_eq!(answer_of(Some(&declined)), Answer::Declined);
+        assert_eq!(answer_of(None), Answer::Declined);
+        let pending = Pending::default();
+        assert_ne!(pending.state(), pending.state());
+    }
+}

@@ -1,0 +1,196 @@
+//! Sending a checked call through the runtime, and the answer as the model sees it.
+
+use std::time::Duration;
+
+use ruckus_one_catalog::{BodyKind, ResponseKind};
+use ruckus_one_runtime::{self as rt, Client, Error, PendingActivity};
+use serde_json::{Value, json};
+
+use crate::args::Checked;
+use crate::index::{Index, Op};
+use crate::ops::Ops;
+use crate::paging::Page;
+
+/// A call ready to send.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub op: Op,
+    pub args: Checked,
+    /// The customer tenant acted for (`None`: the credential's own).
+    pub tenant: Option<String>,
+    pub page: Option<Page>,
+}
+
+/// How long a call may keep meeting `429` answers the runtime gave up on before the server
+/// says the service is busy (the runtime has already waited as the service asked).
+const BUSY_WAIT: Duration = Duration::from_secs(60);
+
+impl Call {
+    fn request<'c>(&self, client: &'c Client) -> Result<rt::Request<'c>, String> {
+        let route = self.op.route;
+        let operation = Ops::get().operation(self.op.table, route);
+        let path: Vec<&str> = self.args.path.iter().map(String::as_str).collect();
+        let mut request = rt::Request::new(client, operation, &path);
+        for (name, value) in &self.args.query {
+            request.query(name, value);
+        }
+        let mut body = self.args.body.clone();
+        if let (Some(page), Some(paging)) = (self.page, route.paging.as_ref()) {
+            for (name, value) in page.query(paging) {
+                request.query(name, &value);
+            }
+            body = page.body(paging, body);
+        }
+        for (name, value) in &self.args.headers {
+            request.header(name, value);
+        }
+        if let Some(body) = &body {
+            match route.request.as_ref().map(|r| r.kind) {
+                Some(BodyKind::Json) | None => request.json(body),
+                Some(BodyKind::Form) => request.form(body),
+                Some(kind) => {
+                    return Err(format!(
+                        "{} takes a {} body, which this server does not send",
+                        route.id,
+                        kind.as_str()
+                    ));
+                }
+            }
+        }
+        if let Some(tenant) = &self.tenant {
+            request.tenant(tenant);
+        }
+        Ok(request)
+    }
+
+    /// Sends the call and returns its answer: JSON as it is (a page cut to its rows), text
+    /// as a string, other bodies described.
+    pub async fn send(&self, client: &Client) -> Result<Value, String> {
+        let request = self.request(client)?;
+        let answer = patiently(|| request.clone().send_raw())
+            .await
+            .map_err(|e| e.to_string())?;
+        let route = self.op.route;
+        let value = match route.response.kind {
+            ResponseKind::Json if answer.body().is_empty() => Value::Null,
+            ResponseKind::Json => answer.json::<Value>().map_err(|e| e.to_string())?,
+            ResponseKind::Text => Value::String(answer.text().map_err(|e| e.to_string())?),
+            ResponseKind::Binary => json!(format!(
+                "{} bytes of {} (not shown)",
+                answer.body().len(),
+                route.response.media_type
+            )),
+            ResponseKind::Empty => Value::Null,
+        };
+        Ok(match (self.page, route.paging.as_ref()) {
+            (Some(page), Some(paging)) => page.shape(paging, value),
+            _ => value,
+        })
+    }
+
+    /// Sends an asynchronous write and returns what it takes to wait for it: the answer and
+    /// the activity to wait for (none when the service answered without a request id).
+    pub async fn send_accepted(
+        &self,
+        client: &Client,
+        index: &Index,
+    ) -> Result<(Value, Option<PendingActivity>), String> {
+        let request = self.request(client)?;
+        let activity = activity_op(index, "get_activity")?;
+        let accepted = patiently(|| request.clone().send_accepted::<Value, Value>(activity))
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut answer = json!({ "accepted": true });
+        if let Some(id) = accepted.request_id() {
+            answer["requestId"] = json!(id);
+        }
+        if let Some(id) = accepted.created_id() {
+            answer["id"] = json!(id);
+        }
+        let pending = accepted.pending();
+        answer["response"] = accepted.into_inner();
+        Ok((answer, pending))
+    }
+}
+
+/// The runtime's operation `id` of the activities API.
+pub fn activity_op(index: &Index, id: &str) -> Result<&'static rt::Operation, String> {
+    let op = index
+        .get(id)
+        .ok_or_else(|| format!("the tables have no `{id}` operation"))?;
+    Ok(Ops::get().operation(op.table, op.route))
+}
+
+/// An error that may say the service is busy (a `429`), and how long it asked to wait.
+pub trait Busy {
+    fn busy(&self) -> Option<Option<Duration>>;
+}
+
+impl Busy for Error {
+    fn busy(&self) -> Option<Option<Duration>> {
+        (self.status() == Some(429)).then(|| self.retry_after())
+    }
+}
+
+/// Runs `send` again while the service still answers `429` after the runtime's own pacing and
+/// retries: waits as it asks (or 2, 4, 8... s) for up to [`BUSY_WAIT`] in all, so a model
+/// never has to handle a rate limit itself.
+async fn patiently<T, E: Busy, F, Fut>(mut send: F) -> Result<T, E>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, E>>,
+{
+    let mut waited = Duration::ZERO;
+    let mut pause = Duration::from_secs(2);
+    loop {
+        match send().await {
+            Err(e) if waited < BUSY_WAIT && e.busy().is_some() => {
+                let asked = e.busy().flatten();
+                let wait = asked.unwrap_or(pause).min(BUSY_WAIT - waited);
+                tokio::time::sleep(wait).await;
+                waited += wait;
+                pause = (pause * 2).min(Duration::from_secs(16));
+            }
+            other => return other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    /// A `429` answer, with the wait it asks for.
+    #[derive(Debug)]
+    struct TooMany(Option<Duration>);
+
+    impl Busy for TooMany {
+        fn busy(&self) -> Option<Option<Duration>> {
+            Some(self.0)
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_429_that_escapes_the_runtime_is_waited_out() {
+        let calls = AtomicU32::new(0);
+        let start = tokio::time::Instant::now();
+        let result: Result<u32, TooMany> = patiently(|| async {
+            let n = calls.fetch_add(1, Ordering::SeqCst);
+            if n < 3 { Err(TooMany(None)) } else { Ok(n) }
+        })
+        .await;
+        assert_eq!(result.unwrap(), 3);
+        // 2 + 4 + 8 s on the paused clock.
+        assert_eq!(start.elapsed(), Duration::from_secs(14));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_wait_the_service_asks_for_is_kept_and_bounded() {
+        let start = tokio::time::Instant::now();
+        let result: Result<(), TooMany> =
+            patiently(|| async { Err(TooMany(Some(Duration::from_secs(25)))) }).await;
+        assert!(result.is_err());
+        assert_eq!(start.elapsed(), BUSY_WAIT);
+    }
+}

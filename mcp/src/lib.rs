@@ -1,0 +1,69 @@
+//! `ruckus-mcp`: an MCP server over every RUCKUS One operation, on the official `rmcp` SDK.
+//!
+//! A few fixed tools instead of one per operation: `search_operations` (ranked ids, each with
+//! its purpose and effect), `describe_operation` (parameters, a trimmed body schema, an
+//! example) and one invoke tool per effect (`invoke_read`, `invoke_write`, `invoke_delete`),
+//! with the operation index as resources. Driven by the tables of `ruckus-one-catalog`; every
+//! call goes through `ruckus-one-runtime` (auth, pacing, retries, activities, redaction).
+//!
+//! Safe by construction: read-only unless writes are turned on, deletes apart and each
+//! confirmed by the user, an allow-list of customer tenants, no credential in any result.
+
+mod args;
+mod call;
+mod confirm;
+pub mod connect;
+pub mod index;
+mod invoke;
+pub mod ops;
+mod output;
+mod paging;
+pub mod policy;
+mod poller;
+mod present;
+mod schema;
+pub mod search;
+pub mod server;
+mod tasks;
+pub mod tools;
+
+pub use server::Server;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+
+/// Serves `server` on standard input and output until the client closes them.
+pub async fn serve_stdio(server: Server) -> Result<(), String> {
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("MCP start-up failed: {e}"))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| format!("MCP session ended: {e}"))?;
+    Ok(())
+}
+
+/// Serves `server` over streamable HTTP at `http://127.0.0.1:<port>/mcp` (loopback only).
+pub async fn serve_http(server: Server, port: u16) -> Result<(), String> {
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    eprintln!("ruckus-mcp: serving MCP at http://{local}/mcp");
+    axum::serve(listener, router)
+        .await
+        .map_err(|e| format!("HTTP server failed: {e}"))
+}

@@ -1,0 +1,80 @@
+//! `ruckus-mcp`: the RUCKUS One MCP server (see the crate's README).
+
+use clap::Parser;
+use ruckus_one_mcp::policy::{self, Policy};
+use ruckus_one_mcp::{Server, connect};
+
+/// An MCP server over the RUCKUS One APIs. Read-only unless told otherwise.
+#[derive(Debug, Parser)]
+#[command(name = "ruckus-mcp", version)]
+struct Args {
+    /// Run against an in-process simulator instead of RUCKUS One (no credentials needed).
+    #[arg(long)]
+    local: bool,
+    /// Allow operations that create or change things (also RUCKUS_MCP_ALLOW_WRITES=1).
+    #[arg(long)]
+    allow_writes: bool,
+    /// Also allow deletes, each confirmed by the user (also RUCKUS_MCP_ALLOW_DELETES=1).
+    #[arg(long)]
+    allow_deletes: bool,
+    /// Act only for these customer tenant ids, comma-separated (also RUCKUS_MCP_TENANTS).
+    #[arg(long, value_name = "ID,ID")]
+    tenants: Option<String>,
+    /// Serve streamable HTTP on 127.0.0.1:PORT instead of standard input and output.
+    #[arg(long, value_name = "PORT")]
+    http: Option<u16>,
+}
+
+impl Args {
+    fn policy(&self) -> Policy {
+        let env = |name: &str| std::env::var(name).ok();
+        let flag = |name: &str| env(name).is_some_and(|v| policy::flag_on(&v));
+        let tenants = self.tenants.clone().or_else(|| env(policy::TENANTS_VAR));
+        Policy {
+            writes: self.allow_writes || flag(policy::WRITES_VAR),
+            deletes: self.allow_deletes || flag(policy::DELETES_VAR),
+            tenants: tenants.as_deref().and_then(policy::parse_tenants),
+        }
+    }
+}
+
+fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    let policy = args.policy();
+    // The environment is read before serving (a missing variable stops here); the simulator,
+    // the tables and the index are made ready while the client's handshake goes on.
+    let server = if args.local {
+        Server::start(policy, async {
+            let connection = connect::local().await?;
+            let own = connection.local.as_ref().map(|sim| sim.tenant_id());
+            Ok((connection, own))
+        })
+    } else {
+        let connection = connect::from_environment()?;
+        let own = std::env::var(ruckus_one_runtime::env::TENANT_ID).ok();
+        Server::start(policy, async move { Ok((connection, own)) })
+    };
+    match args.http {
+        Some(port) => ruckus_one_mcp::serve_http(server, port).await,
+        None => ruckus_one_mcp::serve_stdio(server).await,
+    }
+}
+
+fn fail(message: &str) -> std::process::ExitCode {
+    eprintln!("ruckus-mcp: {message}");
+    std::process::ExitCode::FAILURE
+}
