@@ -101,6 +101,7 @@ mod tests {
             style: PageStyle::QueryBody,
             items: "data".into(),
             first_page: 1,
+            row: None,
         }
     }
 
