@@ -231,6 +231,7 @@ mod tests {
                 north_america: "https://na.example",
             },
             auth: ApiAuth::ClientCredentials,
+            tenant_limit: None,
         }
     }
 

@@ -142,6 +142,7 @@ mod bulk_wait;
 mod client;
 mod config;
 mod deadline;
+mod deprecation;
 mod enums;
 mod error;
 mod error_body;
@@ -172,7 +173,7 @@ pub use activity::{wait_for_activity, wait_for_activity_as};
 pub use bulk_wait::wait_all;
 pub use operation::{
     Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, LimitScope, MediaTypes, Method, Operation,
-    RateLimit, Service,
+    RateLimit, Service, TenantLimit,
 };
 pub use paging::{PageStyle, Paging};
 pub use request::Request;
@@ -191,13 +192,16 @@ pub use fan_out::{
 };
 pub use model::MissingField;
 pub use multipart::Multipart;
-pub use pacing::Pacing;
+#[cfg(feature = "redis")]
+pub use pacing::RedisStore;
+pub use pacing::{Pacing, PacingStore, TenantPacing};
 pub use paging::Pages;
 pub use raw_json::RawJson;
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 
 // Application API only.
+pub use deprecation::Deprecation;
 pub use error::{ActivityError, ApiError, DecodeError};
 pub use error_body::{
     ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, ErrorsMapBody, FlatObjectBody,

@@ -121,6 +121,14 @@ fn api_header(api: &ApiIr) -> Value {
             ]))
         })
         .collect();
+    // The tenant-wide limit, and how long a tenant is refused after it exceeded it.
+    let tenant_limit = api.tenant_limit.as_ref().map_or(Value::Null, |l| {
+        map(vec![
+            ("max", l.max.into()),
+            ("per_minute", l.per_minute.into()),
+            ("restoration_seconds", l.restoration_seconds.into()),
+        ])
+    });
     map(vec![
         ("name", api.name.as_str().into()),
         ("prefix", api.prefix.value.as_str().into()),
@@ -128,6 +136,7 @@ fn api_header(api: &ApiIr) -> Value {
         ("default_family", api.default_family.as_str().into()),
         ("families", families.into()),
         ("rate_limits", limits.into()),
+        ("tenant_limit", tenant_limit),
     ])
 }
 
@@ -165,6 +174,7 @@ fn route(api: &ApiIr, area: &str, op: &OpIr, role: Option<&(String, Role)>) -> V
             "experimental",
             matches!(op.lifecycle, Lifecycle::Experimental { .. }).into(),
         ),
+        ("deprecated", deprecated(&op.lifecycle)),
         ("status", op.success.status.into()),
         ("statuses", statuses.into()),
         ("async", op.asynchronous.into()),
@@ -261,5 +271,14 @@ fn strip(v: Value) -> Value {
         }
         Value::Sequence(items) => Value::Sequence(items.into_iter().map(strip).collect()),
         other => other,
+    }
+}
+
+/// A deprecated operation's removal date (`""` when none is known), or `null`: the simulator
+/// answers it with deprecation headers.
+fn deprecated(lifecycle: &Lifecycle) -> Value {
+    match lifecycle {
+        Lifecycle::Deprecated { removal, .. } => removal.as_deref().unwrap_or("").into(),
+        _ => Value::Null,
     }
 }
