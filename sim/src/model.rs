@@ -29,6 +29,17 @@ pub struct ApiInfo {
     pub families: Vec<ErrorFamily>,
     /// The services' published rate limits (the spec's `services`).
     pub rate_limits: Vec<RateLimit>,
+    /// The limit all the calls of one tenant share (the spec's `tenant_limit`).
+    pub tenant_limit: Option<TenantLimit>,
+}
+
+/// The tenant-wide limit: `max` calls at once, `per_minute` back each minute; a tenant that
+/// exceeded it is refused for `restoration_seconds`.
+#[derive(Debug, Deserialize)]
+pub struct TenantLimit {
+    pub max: u32,
+    pub per_minute: u32,
+    pub restoration_seconds: u32,
 }
 
 /// A service's published limit: a token bucket of `max` calls, `per_second` back each second,
@@ -57,6 +68,8 @@ pub struct Route {
     pub method: String,
     pub path: String,
     pub experimental: bool,
+    /// A deprecated operation's removal date (`""`: none known); `None` when not deprecated.
+    pub deprecated: Option<String>,
     pub status: u16,
     pub statuses: Vec<u16>,
     #[serde(rename = "async")]
