@@ -199,10 +199,13 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
-    Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, LimitScope,
-    Method, MissingField, Multipart, Pacing, PendingActivity, RateLimit, RawJson,
-    RawRequest, Region, Response, RetryPolicy, Secret, TenantOutcome, WaitOptions,
+    Accepted, ApiError, Completed, Config, Credentials, Deprecation, Error, ErrorBody,
+    LimitScope, Method, MissingField, Multipart, Pacing, PacingStore, PendingActivity,
+    RateLimit, RawJson, RawRequest, Region, Response, RetryPolicy, Secret, TenantLimit,
+    TenantOutcome, TenantPacing, WaitOptions,
 };
+#[cfg(feature = "redis")]
+pub use ruckus_one_runtime::RedisStore;
 pub mod analytics;
 pub mod network;
 pub mod resident_portal;

@@ -182,6 +182,9 @@ impl RedisStore {
         }
         match tokio::time::timeout(self.timeout, call.invoke_async::<i64>(&mut connection)).await {
             Ok(Ok(micros)) => Ok(micros),
+            Ok(Err(e)) if e.is_io_error() || e.is_connection_dropped() => {
+                Err("the connection failed")
+            }
             Ok(Err(_)) => Err("the server answered with an error"),
             Err(_) => Err("no answer in time"),
         }
