@@ -52,11 +52,18 @@ pub async fn simulator(tenants: usize) -> Result<Simulator, Failure> {
         .map_err(|e| -> Failure { format!("simulator: {e}").into() })
 }
 
-/// The configuration of a client of the simulator at `base_url`.
-pub fn config(base_url: &str) -> Config {
-    Config::new(Credentials::new(CLIENT_ID, SECRET))
+/// The configuration of a client of the simulator at `base_url`. Idle connections are dropped
+/// after 2 s, before the simulator closes them (it closes a connection whose next request has
+/// not arrived in 5 s): a write sent on a connection the server is closing fails, and a write
+/// is not retried.
+pub fn config(base_url: &str) -> Result<Config, Failure> {
+    let http = Config::http_client_builder()
+        .pool_idle_timeout(Duration::from_secs(2))
+        .build()?;
+    Ok(Config::new(Credentials::new(CLIENT_ID, SECRET))
         .base_url(base_url)
         .token_tenant_id(MSP)
+        .http_client(http))
 }
 
 /// What one run of writes did: writes accepted, writes whose call failed, activities that
@@ -127,7 +134,7 @@ pub async fn write_and_wait(
 pub async fn msp_bench(options: &Options) -> Result<(), Failure> {
     let (tenants, writes) = size(options);
     let sim = simulator(tenants).await?;
-    let client = Client::new(config(&sim.base_url()))?;
+    let client = Client::new(config(&sim.base_url())?)?;
     eprintln!(
         "msp: {tenants} tenants × {writes} writes (switch service 20 at once / 10 per second; \
          tenant 2000 at once / 2000 per minute)"

@@ -188,9 +188,13 @@ pub fn worker(args: &[String]) -> Result<(), Failure> {
         .enable_all()
         .build()?;
     let written = runtime.block_on(async {
-        let store = RedisStore::open(redis_url)?.key_prefix("ruckus-one-bench");
+        // Two seconds for Redis to answer: on a loaded machine (load averages of 10 on two
+        // cores) the default 500 ms passed now and then, and a process paced locally for 5 s.
+        let store = RedisStore::open(redis_url)?
+            .key_prefix("ruckus-one-bench")
+            .timeout(Duration::from_secs(2));
         let pacing = Pacing::default().store(PacingStore::redis(store));
-        let client = Client::new(config(sim_url).pacing(pacing))?;
+        let client = Client::new(config(sim_url)?.pacing(pacing))?;
         write_and_wait(&client, tenants, writes, 4).await
     })?;
     let warns = FALLBACK_WARNS.load(std::sync::atomic::Ordering::Relaxed);

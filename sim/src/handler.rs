@@ -512,3 +512,27 @@ impl Inner {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::http_date;
+
+    #[test]
+    fn removal_dates_become_http_dates() {
+        let date = |d: &str| http_date(d);
+        assert_eq!(
+            date("2026-03-01").as_deref(),
+            Some("Sun, 01 Mar 2026 00:00:00 GMT")
+        );
+        assert_eq!(
+            date("2000-02-29").as_deref(),
+            Some("Tue, 29 Feb 2000 00:00:00 GMT")
+        );
+        assert_eq!(
+            date("1970-01-01").as_deref(),
+            Some("Thu, 01 Jan 1970 00:00:00 GMT")
+        );
+        assert_eq!(date("2026-13-01"), None);
+        assert_eq!(date("soon"), None);
+    }
+}
