@@ -11,7 +11,7 @@ use super::RedisStore;
 /// By default ([`memory`](PacingStore::memory)) in the client, shared by its clones: right for
 /// one process. Processes that act for the same tenants (several workers, a scheduler and a
 /// sync job, machines behind a queue) each believe they own the tenants' budgets; with the
-/// `redis` feature, [`PacingStore::redis`] keeps the buckets in a Redis server they all use, so
+/// `redis` feature, `PacingStore::redis` keeps the buckets in a Redis server they all use, so
 /// they share each budget instead.
 #[derive(Clone, Default)]
 pub struct PacingStore {
@@ -25,7 +25,7 @@ impl PacingStore {
         PacingStore::default()
     }
 
-    /// The buckets of `store`, a Redis server the processes share (see [`RedisStore`]).
+    /// The buckets of `store`, a Redis server the processes share (see `RedisStore`).
     #[cfg(feature = "redis")]
     pub fn redis(store: RedisStore) -> PacingStore {
         PacingStore {
