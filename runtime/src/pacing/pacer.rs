@@ -71,6 +71,11 @@ struct Bucket {
 
 impl Bucket {
     fn refill(&mut self, now: Instant, size: f64, rate: f64) {
+        // A fallback bucket mirroring a shared one refills only once the calls the shared
+        // bucket promised are out (`updated` is then in the future).
+        if now <= self.updated {
+            return;
+        }
         let elapsed = now.saturating_duration_since(self.updated).as_secs_f64();
         self.tokens = (self.tokens + elapsed * rate).min(size);
         self.updated = now;
@@ -85,7 +90,8 @@ impl Bucket {
                 let wait = if self.tokens >= 0.0 {
                     Duration::ZERO
                 } else {
-                    Duration::from_secs_f64(-self.tokens / rate)
+                    let promised = self.updated.saturating_duration_since(now);
+                    promised + Duration::from_secs_f64(-self.tokens / rate)
                 };
                 let held = self.held_until.map(|h| h.saturating_duration_since(now));
                 wait.max(held.unwrap_or_default())
@@ -172,6 +178,7 @@ impl Pacer {
         #[cfg(feature = "redis")]
         if let Some(store) = self.pacing.store_ref().shared() {
             if let Some(wait) = Box::pin(store.apply(plan, tenant, Op::Take)).await {
+                self.mirror(plan, tenant, wait);
                 return Reservation {
                     wait,
                     source: Source::Shared,
@@ -181,6 +188,26 @@ impl Pacer {
         Reservation {
             wait: self.apply_local(plan, tenant, Op::Take),
             source: Source::Local,
+        }
+    }
+
+    /// Keeps the local (fallback) buckets of `plan` empty until `wait` from now, when the
+    /// shared buckets let the call just taken go: should the shared store stop answering, the
+    /// calls it already promised (to every process: its wait counts them all) go out first,
+    /// and the fallback pacing only starts after them.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) fn mirror(&self, plan: &Plan, tenant: &str, wait: Duration) {
+        let until = Instant::now() + wait;
+        let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+        for spec in plan.specs() {
+            let tenants = local.entry(spec.scope).or_default();
+            let bucket = tenants.entry(tenant.into()).or_insert(Bucket {
+                tokens: 0.0,
+                updated: until,
+                held_until: None,
+            });
+            bucket.tokens = bucket.tokens.min(0.0);
+            bucket.updated = bucket.updated.max(until);
         }
     }
 

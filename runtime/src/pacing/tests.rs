@@ -180,3 +180,22 @@ async fn a_tenant_override_applies_to_that_tenant_only() {
     assert_eq!(take(&pacer, TENANT, &WIFI, "a"), Duration::ZERO);
     assert_eq!(take(&pacer, TENANT, &WIFI, "a"), Duration::from_secs(1));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_fallback_bucket_starts_after_the_calls_the_shared_one_promised() {
+    let pacer = Pacer::new(exact());
+    let plan = pacer.pacing().plan(None, Some(&WIFI), "a").expect("paced");
+    // The shared bucket let the last call go 2 s from now: the local one gives nothing before.
+    pacer.mirror(&plan, "a", Duration::from_secs(2));
+    assert_eq!(
+        pacer.reserve_local(&plan, "a").wait,
+        Duration::from_millis(2200)
+    );
+    tokio::time::advance(Duration::from_secs(3)).await;
+    // 1 s of refill (5 calls) after the promised ones, one of them taken already.
+    let later: Vec<_> = (0..5)
+        .map(|_| pacer.reserve_local(&plan, "a").wait)
+        .collect();
+    assert!(later[..4].iter().all(Duration::is_zero), "{later:?}");
+    assert!(!later[4].is_zero());
+}
