@@ -3,8 +3,8 @@
 //! client and hand-written `reqwest` + `serde_json` calls (decoding into the same generated
 //! types) make the same calls, alternately, several runs each.
 //!
-//! Usage: `ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]` (or `profile`, see
-//! `options.rs`). Prints tab-separated rows
+//! Usage: `ruckus-one-bench [runtime] [paging] [msp] [--redis] [--quick] [--runs N]` (or
+//! `profile`, see `options.rs`). Prints tab-separated rows
 //! (`row`, benchmark, measure, median, min, max, unit, target) that `cargo xtask bench` turns
 //! into its Markdown table; progress goes to stderr. Exits with an error when a correctness
 //! check fails (1,000 concurrent first calls must make exactly one token request).
@@ -12,11 +12,14 @@
 mod alloc;
 mod clients;
 mod msp;
+mod msp_figures;
+mod msp_redis;
 mod options;
 mod paging;
 mod runtime;
 mod server;
 mod stats;
+mod warns;
 
 use std::process::ExitCode;
 
@@ -27,6 +30,16 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // One client process of `msp --redis` (started by it).
+    if args.first().map(String::as_str) == Some("msp-worker") {
+        return match msp_redis::worker(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("msp worker failed: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let options = match options::parse(&args) {
         Ok(o) => o,
         Err(e) => {
@@ -49,8 +62,11 @@ fn main() -> ExitCode {
         if options.paging {
             paging::paging_bench(&server, &options).await?;
         }
-        if options.msp {
+        if options.msp && !options.redis {
             msp::msp_bench(&options).await?;
+        }
+        if options.msp && options.redis {
+            msp_redis::msp_redis_bench(&options).await?;
         }
         Ok::<(), Failure>(())
     });

@@ -1,220 +1,160 @@
 //! The `msp` part: writes at MSP scale through the generated client's fan-out, pacing and bulk
-//! waiting, against the simulator (`ruckus-one-sim`, in process, its rate limits on).
+//! waiting, against the simulator (`ruckus-one-sim`, in process, its rate limits on: the
+//! tenant-wide bucket and the services').
 //!
 //! An MSP token acts for `tenants` customers; each customer gets `writes` CLI-template creations
 //! (`POST /cliTemplates`, the switch service: the smallest published budget, 20 calls at once and
 //! 10 back each second, so pacing shows after the 20th write of each customer). Every write
-//! answers `202 Accepted`; all are then followed with `wait_all`. The figures come from the
-//! simulator's request log: 429 share, budget used per customer (its writes against what its
-//! bucket allowed from the first to the last: the burst and the refill over that time), token
-//! requests, activity queries per poll round.
+//! answers `202 Accepted`; all are then followed with `wait_all`. Every call also counts against
+//! the customer's tenant-wide bucket (2000 calls a minute). The figures come from the
+//! simulator's request log ([`Figures`]). With `--redis`, the same writes come from four
+//! processes sharing one Redis (`msp_redis.rs`).
 
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use ruckus_one::network::{AcxCliTemplate, SERVICE_SWITCH};
-use ruckus_one::{Client, Config, Credentials, WaitOptions};
-use ruckus_one_sim::{Logged, SimConfig, Simulator};
+use ruckus_one::network::AcxCliTemplate;
+use ruckus_one::{Client, Config, Credentials, PendingActivity, WaitOptions};
+use ruckus_one_sim::{SimConfig, Simulator};
 
 use crate::clients::Failure;
+use crate::msp_figures::Figures;
 use crate::options::Options;
-use crate::stats::{Spread, row, verdict};
 
 /// How long an activity takes on the simulator: the first poll round, after all writes, finds
 /// every one finished when the writes took longer than this.
-const ACTIVITY: Duration = Duration::from_millis(500);
+pub const ACTIVITY: Duration = Duration::from_millis(500);
 
-pub async fn msp_bench(options: &Options) -> Result<(), Failure> {
-    let (tenants, writes) = if options.quick { (3, 30) } else { (100, 100) };
-    let msp = "msp-tenant";
+pub const MSP: &str = "msp-tenant";
+pub const CLIENT_ID: &str = "msp-client";
+pub const SECRET: &str = "msp-secret-0123456789";
+
+/// The run's size: customers and writes per customer.
+pub fn size(options: &Options) -> (usize, usize) {
+    if options.quick { (3, 30) } else { (100, 100) }
+}
+
+/// The customers' ids.
+pub fn customers(tenants: usize) -> Vec<String> {
+    (0..tenants).map(|i| format!("customer-{i:03}")).collect()
+}
+
+/// The simulator, the MSP acting for `tenants` customers.
+pub async fn simulator(tenants: usize) -> Result<Simulator, Failure> {
     let mut config = SimConfig::default()
-        .credential("msp-client", "msp-secret-0123456789", msp)
+        .credential(CLIENT_ID, SECRET, MSP)
         .activity_duration(ACTIVITY);
-    let ids: Vec<String> = (0..tenants).map(|i| format!("customer-{i:03}")).collect();
-    for id in &ids {
-        config = config.customer(msp, id);
+    for id in customers(tenants) {
+        config = config.customer(MSP, &id);
     }
-    let sim = Simulator::start_with(config)
+    Simulator::start_with(config)
         .await
-        .map_err(|e| -> Failure { format!("simulator: {e}").into() })?;
-    let client = Client::new(
-        Config::new(Credentials::new("msp-client", "msp-secret-0123456789"))
-            .base_url(sim.base_url())
-            .token_tenant_id(msp),
-    )?;
-    let limit = SERVICE_SWITCH
-        .rate_limit
-        .ok_or("the switch service has a limit")?;
-    eprintln!(
-        "msp: {tenants} tenants × {writes} writes, switch service {} at once / {} per second",
-        limit.max, limit.per_second
-    );
-    let started = Instant::now();
+        .map_err(|e| -> Failure { format!("simulator: {e}").into() })
+}
+
+/// The configuration of a client of the simulator at `base_url`. Idle connections are dropped
+/// after 2 s, before the simulator closes them (it closes a connection whose next request has
+/// not arrived in 5 s): a write sent on a connection the server is closing fails, and a write
+/// is not retried.
+pub fn config(base_url: &str) -> Result<Config, Failure> {
+    let http = Config::http_client_builder()
+        .pool_idle_timeout(Duration::from_secs(2))
+        .build()?;
+    Ok(Config::new(Credentials::new(CLIENT_ID, SECRET))
+        .base_url(base_url)
+        .token_tenant_id(MSP)
+        .http_client(http))
+}
+
+/// What one run of writes did: writes accepted, writes whose call failed, activities that
+/// succeeded.
+pub struct Written {
+    pub accepted: usize,
+    pub failed: usize,
+    pub succeeded: usize,
+}
+
+/// `writes` creations for each customer, `concurrency` at a time per customer, every customer at
+/// once; then one `wait_all` for the writes accepted.
+pub async fn write_and_wait(
+    client: &Client,
+    tenants: usize,
+    writes: usize,
+    concurrency: usize,
+) -> Result<Written, Failure> {
     let outcomes = client
-        .for_each_tenant(ids, tenants, |customer| async move {
-            let answers: Vec<_> = futures_util::stream::iter(0..writes)
-                .map(|i| {
-                    let customer = &customer;
-                    async move {
-                        let template = AcxCliTemplate::new()
-                            .with_name(format!("template {i}"))
-                            .with_cli("hostname edge".to_owned());
-                        let accepted = customer
-                            .network()
-                            .switch_profiles()
-                            .create_cli_template(&template)
-                            .send()
-                            .await?;
-                        Ok::<_, ruckus_one::Error>(accepted.pending())
-                    }
-                })
-                .buffer_unordered(16)
-                .collect()
-                .await;
-            answers.into_iter().collect::<Result<Vec<_>, _>>()
+        .for_each_tenant(customers(tenants), tenants, |customer| async move {
+            let answers: Vec<Result<Option<PendingActivity>, ruckus_one::Error>> =
+                futures_util::stream::iter(0..writes)
+                    .map(|i| {
+                        let customer = &customer;
+                        async move {
+                            let template = AcxCliTemplate::new()
+                                .with_name(format!("template {i}"))
+                                .with_cli("hostname edge".to_owned());
+                            let accepted = customer
+                                .network()
+                                .switch_profiles()
+                                .create_cli_template(&template)
+                                .send()
+                                .await?;
+                            Ok(accepted.pending())
+                        }
+                    })
+                    .buffer_unordered(concurrency)
+                    .collect()
+                    .await;
+            Ok(answers)
         })
         .await;
-    let wrote = started.elapsed();
-    let mut pending = Vec::new();
+    let (mut pending, mut failed) = (Vec::new(), 0);
     for outcome in outcomes {
-        pending.extend(outcome.result?.into_iter().flatten());
+        for answer in outcome.result? {
+            match answer {
+                Ok(p) => pending.extend(p),
+                Err(e) => {
+                    eprintln!("msp: a write failed: {e}");
+                    failed += 1;
+                }
+            }
+        }
     }
-    let expected = pending.len();
+    let accepted = pending.len();
     let wait = WaitOptions::default()
         .initial_interval(ACTIVITY * 2)
         .max_interval(Duration::from_secs(1));
     let finished = client.network().wait_all(pending, &wait).await?;
-    let succeeded = finished.iter().filter(|r| r.is_ok()).count();
+    Ok(Written {
+        accepted,
+        failed,
+        succeeded: finished.iter().filter(|r| r.is_ok()).count(),
+    })
+}
+
+pub async fn msp_bench(options: &Options) -> Result<(), Failure> {
+    let (tenants, writes) = size(options);
+    let sim = simulator(tenants).await?;
+    let client = Client::new(config(&sim.base_url())?)?;
     eprintln!(
-        "msp: {expected} writes in {:.1} s, {succeeded} activities succeeded after {:.1} s",
-        wrote.as_secs_f64(),
+        "msp: {tenants} tenants × {writes} writes (switch service 20 at once / 10 per second; \
+         tenant 2000 at once / 2000 per minute)"
+    );
+    let started = Instant::now();
+    let written = write_and_wait(&client, tenants, writes, 16).await?;
+    eprintln!(
+        "msp: {} writes accepted, {} failed, {} activities succeeded after {:.1} s",
+        written.accepted,
+        written.failed,
+        written.succeeded,
         started.elapsed().as_secs_f64()
     );
-    let figures = Figures::of(&sim.requests(), limit.max, limit.per_second);
-    figures.report(tenants * writes, expected, succeeded);
+    let figures = Figures::of(&sim.requests());
+    figures.report(
+        "msp",
+        tenants * writes,
+        written.accepted,
+        written.succeeded,
+        1,
+    );
     Ok(())
-}
-
-/// What the simulator's log shows.
-struct Figures {
-    calls: usize,
-    refused: usize,
-    token_requests: usize,
-    /// Per customer: accepted writes / what its bucket allowed while they came (the burst
-    /// and the refill), in percent.
-    budget_used: Vec<f64>,
-    /// Activity queries in each poll round.
-    rounds: Vec<usize>,
-}
-
-impl Figures {
-    fn of(log: &[Logged], max: u32, per_second: u32) -> Figures {
-        let mut per_tenant: std::collections::BTreeMap<&str, (u64, u64, usize)> =
-            Default::default();
-        for l in log
-            .iter()
-            .filter(|l| l.status == 202 && l.operation.as_deref() == Some("create_cli_template"))
-        {
-            let tenant = l.tenant.as_deref().unwrap_or("");
-            let e = per_tenant.entry(tenant).or_insert((l.at_ms, l.at_ms, 0));
-            e.0 = e.0.min(l.at_ms);
-            e.1 = e.1.max(l.at_ms);
-            e.2 += 1;
-        }
-        // What the bucket allowed from a customer's first write to its last: the burst and the
-        // refill over that time; what the customer got out of it.
-        let budget_used = per_tenant
-            .values()
-            .filter(|(_, _, n)| *n > max as usize)
-            .map(|(first, last, n)| {
-                let seconds = (last - first) as f64 / 1000.0;
-                100.0 * *n as f64 / (f64::from(max) + seconds * f64::from(per_second))
-            })
-            .collect();
-        // Poll rounds: the activity queries sent together (a gap of 100 ms starts a round).
-        let mut at: Vec<u64> = log
-            .iter()
-            .filter(|l| l.path == "/activities/query")
-            .map(|l| l.at_ms)
-            .collect();
-        at.sort_unstable();
-        let mut rounds: Vec<usize> = Vec::new();
-        for (i, t) in at.iter().enumerate() {
-            if i == 0 || t - at[i - 1] > 100 {
-                rounds.push(0);
-            }
-            if let Some(last) = rounds.last_mut() {
-                *last += 1;
-            }
-        }
-        Figures {
-            calls: log
-                .iter()
-                .filter(|l| !l.path.starts_with("/oauth2/token"))
-                .count(),
-            refused: log.iter().filter(|l| l.status == 429).count(),
-            token_requests: log
-                .iter()
-                .filter(|l| l.path.starts_with("/oauth2/token"))
-                .count(),
-            budget_used,
-            rounds,
-        }
-    }
-
-    fn report(&self, writes: usize, pending: usize, succeeded: usize) {
-        let one = |v: f64| Spread {
-            median: v,
-            min: v,
-            max: v,
-        };
-        let share = 100.0 * self.refused as f64 / self.calls.max(1) as f64;
-        row(
-            "msp",
-            "429 answers / calls",
-            one(share),
-            "%",
-            &verdict(share <= 0.1, "≤ 0.1 %"),
-        );
-        let used = Spread::of(&self.budget_used);
-        row(
-            "msp",
-            "budget used (per tenant: writes / (burst + refill over their time))",
-            used,
-            "%",
-            &verdict(used.median >= 90.0, "≥ 90 %"),
-        );
-        row(
-            "msp",
-            "token requests",
-            one(self.token_requests as f64),
-            "requests",
-            &verdict(self.token_requests == 1, "exactly 1"),
-        );
-        row(
-            "msp",
-            "activities succeeded / writes",
-            one(succeeded as f64 / writes.max(1) as f64),
-            "ratio",
-            &verdict(succeeded == writes, "all"),
-        );
-        // `wait_all` sends one activity query per tenant and round for up to 500 pending ids;
-        // the first round asks for every write.
-        let first = self.rounds.first().copied().unwrap_or(0);
-        let per_hundred = 100.0 * first as f64 / pending.max(1) as f64;
-        row(
-            "msp",
-            "activity queries per 100 pending activities (first poll round)",
-            one(per_hundred),
-            "requests",
-            &verdict(per_hundred <= 1.0, "≤ 1"),
-        );
-        row(
-            "msp",
-            "poll rounds (activity queries in all)",
-            one(self.rounds.len() as f64),
-            &format!("rounds ({} queries)", self.rounds.iter().sum::<usize>()),
-            "",
-        );
-    }
 }

@@ -1,4 +1,4 @@
-//! The command line: `ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]`, or
+//! The command line: `ruckus-one-bench [runtime] [paging] [msp] [--redis] [--quick] [--runs N]`, or
 //! `ruckus-one-bench profile SCENARIO CLIENT CALLS` for a profiler.
 
 /// Runs of the paging part by default.
@@ -19,6 +19,9 @@ pub struct Options {
     pub runtime: bool,
     pub paging: bool,
     pub msp: bool,
+    /// `--redis`: the `msp` part from four processes sharing one Redis (and with it stopped on
+    /// the way) instead of one process.
+    pub redis: bool,
     /// `profile`: only these sequential calls, no figures (see [`Profile`]).
     pub profile: Option<Profile>,
 }
@@ -35,7 +38,7 @@ pub struct Profile {
     pub callers: usize,
 }
 
-const USAGE: &str = "usage: ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]\n       \
+const USAGE: &str = "usage: ruckus-one-bench [runtime] [paging] [msp] [--redis] [--quick] [--runs N]\n       \
     ruckus-one-bench profile empty|ap|page generated|hand CALLS [CALLERS]";
 
 fn profile(args: &[String]) -> Result<Profile, String> {
@@ -68,6 +71,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         runtime: false,
         paging: false,
         msp: false,
+        redis: false,
         profile: None,
     };
     if args.first().map(String::as_str) == Some("profile") {
@@ -79,6 +83,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--quick" => options.quick = true,
+            "--redis" => options.redis = true,
             "--runs" => {
                 runs = Some(
                     it.next()

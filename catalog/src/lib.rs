@@ -14,7 +14,7 @@ pub use closed::{
 };
 pub use model::{
     ApiInfo, ErrorFamily, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
-    Version,
+    TenantLimit, Version,
 };
 
 #[cfg(feature = "tables")]

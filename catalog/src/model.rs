@@ -33,6 +33,18 @@ pub struct ApiInfo {
     pub families: Vec<ErrorFamily>,
     /// The services' published rate limits.
     pub rate_limits: Vec<RateLimit>,
+    /// The limit all the calls of one tenant share, when the API has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_limit: Option<TenantLimit>,
+}
+
+/// The tenant-wide limit: `max` calls at once, `per_minute` back each minute; a tenant that
+/// exceeded it is refused for `restoration_seconds`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TenantLimit {
+    pub max: u32,
+    pub per_minute: u32,
+    pub restoration_seconds: u32,
 }
 
 /// A service's published limit: a token bucket of `max` calls, `per_second` back each second,
@@ -66,6 +78,9 @@ pub struct Route {
     /// The path template, `{name}` for each path parameter.
     pub path: String,
     pub lifecycle: LifecycleStatus,
+    /// The removal date of a deprecated operation, when the spec knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removal: Option<String>,
     /// Where the operation's existence and shape come from: `documented`, `inferred: <why>`
     /// or `reference: <source>`.
     pub provenance: String,

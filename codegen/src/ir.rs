@@ -89,6 +89,8 @@ pub struct ApiIr {
     pub activity_query_operation: Option<String>,
     /// The vendor services of the API (one, named after it, when the spec declares none).
     pub services: Vec<ServiceIr>,
+    /// The limit all the calls of one tenant share.
+    pub tenant_limit: Option<TenantLimitIr>,
     pub families: Vec<FamilyIr>,
     /// The family of operations that name none.
     pub default_family: String,
@@ -103,6 +105,16 @@ impl ApiIr {
             .iter()
             .find_map(|a| a.operations.iter().find(|o| &o.id == id).map(|o| (a, o)))
     }
+}
+
+/// The tenant-wide limit: `max` calls at once, `per_minute` back each minute, refused for
+/// `restoration_seconds` after it was exceeded.
+#[derive(Debug)]
+pub struct TenantLimitIr {
+    pub max: u32,
+    pub per_minute: u32,
+    pub restoration_seconds: u32,
+    pub provenance: Provenance,
 }
 
 /// A vendor service and its published rate limit.

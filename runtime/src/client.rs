@@ -239,6 +239,7 @@ mod tests {
                 north_america: "https://na.example",
             },
             auth: ApiAuth::ClientCredentials,
+            tenant_limit: None,
         }
     }
 

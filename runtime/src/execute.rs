@@ -17,9 +17,10 @@ use crate::body::{Limited, read_limited};
 use crate::client::{Client, Shared};
 use crate::config::{Config, MAX_ERROR_BODY_SIZE};
 use crate::deadline::Deadline;
+use crate::deprecation::{self, Deprecation};
 use crate::error::{ApiError, Error};
-use crate::operation::{ApiAuth, ErrorFamily, Method, Service};
-use crate::pacing::Unsent;
+use crate::operation::{ApiAuth, ErrorFamily, Method, Service, TenantLimit};
+use crate::pacing::{Plan, Unsent};
 use crate::redact::Redactor;
 use crate::request::SendFuture;
 use crate::response::RawResponse;
@@ -61,8 +62,11 @@ pub(crate) struct Prepared {
     pub(crate) operation: &'static str,
     /// Path template (the path of raw requests), for traces.
     pub(crate) path_template: std::borrow::Cow<'static, str>,
-    /// The service whose rate limit paces it (`None`: raw requests, not paced).
+    /// The service whose rate limit paces it (`None`: raw requests, paced by the tenant limit
+    /// only).
     pub(crate) service: Option<&'static Service>,
+    /// The limit of the whole tenant that the API publishes (every call counts against it).
+    pub(crate) tenant_limit: Option<TenantLimit>,
     /// The delegated tenant it acts for (its bucket), `None` for the token's own.
     pub(crate) tenant: Option<Tenant>,
 }
@@ -241,7 +245,7 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
     let tenant = req.tenant.as_ref().map_or("", Tenant::id);
     let mut paced = Duration::ZERO;
     loop {
-        let budget = budget_wait(shared, req.service, tenant, &deadline)?;
+        let budget = budget_wait(shared, req, tenant, &deadline).await?;
         if let Some((wait, unsent)) = budget {
             tokio::time::sleep(wait).await;
             unsent.sent();
@@ -358,7 +362,7 @@ fn after_failure(
         return Ok(None);
     }
     let tenant = req.tenant.as_ref().map_or("", Tenant::id);
-    throttle(shared, req.service, tenant, policy, &failure);
+    throttle(shared, req, tenant, policy, &failure);
     tries.failed += 1;
     // A `POST .../query` or the activity query is a read, whatever its method.
     let idempotent = req.method.is_idempotent() || req.options.as_ref().is_some_and(|o| o.read);
@@ -372,20 +376,25 @@ fn after_failure(
     retry_wait(policy, tries.failed, tries.sent, failure, deadline).map(Some)
 }
 
-/// After a `429` to a paced call, empties the bucket of (`service`, `tenant`) and holds it for
+/// After a `429` to a paced call, empties the buckets of `req` for `tenant` and holds them for
 /// the answer's `Retry-After`, at most the policy's `max_retry_after`: a longer wait is the
-/// caller's to honour (the error carries it), never a hold of the bucket for hours.
-fn throttle(
-    shared: &Shared,
-    service: Option<&'static Service>,
-    tenant: &str,
-    policy: &RetryPolicy,
-    failure: &Failed,
-) {
-    if let (Some(service), Some(429)) = (service, failure.error.status()) {
-        let hold = failure.retry_after.map(|d| d.min(policy.max_retry_after));
-        shared.pacer.throttled(service, tenant, hold);
+/// caller's to honour (the error carries it), never a hold of the buckets for hours.
+fn throttle(shared: &Shared, req: &Prepared, tenant: &str, policy: &RetryPolicy, failure: &Failed) {
+    if failure.error.status() != Some(429) {
+        return;
     }
+    if let Some(plan) = plan_of(shared, req, tenant) {
+        let hold = failure.retry_after.map(|d| d.min(policy.max_retry_after));
+        shared.pacer.throttled(&plan, tenant, hold);
+    }
+}
+
+/// The buckets a call of `req` for `tenant` takes from, if any.
+fn plan_of(shared: &Shared, req: &Prepared, tenant: &str) -> Option<Plan> {
+    shared
+        .pacer
+        .pacing()
+        .plan(req.tenant_limit, req.service, tenant)
 }
 
 /// `work`'s output, or `None` when `timer` fires first; both stay where they are (pinned in the
@@ -447,32 +456,40 @@ fn retry_wait(
         }
     }
 }
-/// Takes one call from the bucket of (`service`, `tenant`): how long to wait until the
-/// service's limit allows it, if at all (`None` for calls not paced and calls within budget). A
-/// wait that would end after the call's deadline gives the call back and fails at once with
-/// [`Error::Timeout`]. The call taken is given back if the caller drops the [`Unsent`] (its
-/// call cancelled while it waits) before it is sent.
-fn budget_wait<'a>(
+/// Takes one call from the buckets of `req` for `tenant` (the tenant's and the service's): how
+/// long to wait until the limits allow it, if at all (`None` for calls not paced and calls
+/// within budget). A wait that would end after the call's deadline gives the call back and
+/// fails at once with [`Error::Timeout`]. The call taken is given back if the caller drops the
+/// [`Unsent`] (its call cancelled while it waits) before it is sent.
+async fn budget_wait<'a>(
     shared: &'a Shared,
-    service: Option<&'static Service>,
+    req: &Prepared,
     tenant: &'a str,
     deadline: &Deadline,
 ) -> Result<Option<(Duration, Unsent<'a>)>, Error> {
-    let Some(service) = service else {
+    let Some(plan) = plan_of(shared, req, tenant) else {
         return Ok(None);
     };
-    let Some(reservation) = shared.pacer.reserve(service, tenant) else {
-        return Ok(None);
+    let pacer = &shared.pacer;
+    // A shared store answers over the network: its future is boxed inside `reserve`, and a
+    // client without one never builds it.
+    let reservation = if pacer.is_shared() {
+        pacer.reserve(&plan, tenant).await
+    } else {
+        pacer.reserve_local(&plan, tenant)
     };
     let wait = reservation.wait;
+    let unsent = Unsent::new(pacer, plan, tenant, reservation.source);
     if wait.is_zero() {
+        unsent.sent();
         return Ok(None);
     }
+    let service = req.service.map_or("(tenant)", |s| s.name);
     if !deadline.allows_wait(wait) {
-        shared.pacer.release(service, tenant);
+        drop(unsent);
         tracing::info!(
             target: "ruckus_one_runtime",
-            service = service.name,
+            service,
             wait_ms = millis(wait),
             "not sending: the rate budget frees up after the call's deadline"
         );
@@ -480,11 +497,11 @@ fn budget_wait<'a>(
     }
     tracing::debug!(
         target: "ruckus_one_runtime",
-        service = service.name,
+        service,
         wait_ms = millis(wait),
         "waiting for rate budget"
     );
-    Ok(Some((wait, Unsent::new(&shared.pacer, service, tenant))))
+    Ok(Some((wait, unsent)))
 }
 
 fn millis(d: Duration) -> u64 {
@@ -530,6 +547,14 @@ fn answer(
     token: Option<u64>,
 ) -> Result<RawResponse, Failed> {
     if (200..300).contains(&status) {
+        if let Some(found) = Deprecation::of(&headers) {
+            let version = deprecation::version_of(req.accept.to_str().unwrap_or_default());
+            let operation = match req.operation {
+                "raw" => &req.path_template,
+                id => id,
+            };
+            deprecation::warn_once(operation, version, &found);
+        }
         if body.exceeded {
             return Err(Failed::from(Error::BodyTooLarge {
                 limit: limit as u64,

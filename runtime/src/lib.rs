@@ -18,9 +18,13 @@
 //!   [`RetryPolicy::max_retry_after`] (a longer demand returns the error at
 //!   once).
 //! - **Pacing** ([`Pacing`], [`Config::pacing`]): every [`Operation`] names its [`Service`]
-//!   and the [`RateLimit`] it publishes; calls wait for budget in a token bucket per (service,
-//!   tenant) shared by all clones of a [`Client`] instead of provoking `429`s. A `429` empties
-//!   the bucket (a `Retry-After` holds it); pacing never adds attempts.
+//!   and the [`RateLimit`] it publishes, and its [`Api`] the [`TenantLimit`] that all the calls
+//!   of a tenant share; each attempt waits for budget in both buckets (per tenant, shared by
+//!   all clones of a [`Client`], or by several processes through a [`PacingStore`]) instead of
+//!   provoking `429`s. A `429` empties the buckets (a `Retry-After` holds them); pacing never
+//!   adds attempts.
+//! - **Deprecations** ([`Deprecation`]): an answer's deprecation headers are said once per
+//!   operation and version per process (WARN) and read with [`Response::deprecation`].
 //! - **At MSP scale**: [`for_each_tenant`] runs one piece of work per customer tenant with
 //!   bounded concurrency and one token; [`wait_all`] follows many asynchronous writes
 //!   ([`PendingActivity`], from [`Accepted::pending`]) with one activity query per tenant and
@@ -70,7 +74,10 @@
 //! failed` at DEBUG. Waiting for an activity runs in a
 //! `ruckus_one.wait_for_activity` span (`operation`, `request_id`, `polls`)
 //! with a DEBUG `activity polled` event per poll (`poll`, `status`).
-//! Neither secrets, tokens, headers nor bodies are ever recorded. Without a
+//! WARN events say, once per operation and version, that the service
+//! deprecated one (`operation`, `version`, `current_version`, `deprecation`,
+//! `sunset`), and, once per outage, that a shared pacing store does not
+//! answer (`reason`, `share`, `retry_s`). Neither secrets, tokens, headers nor bodies are ever recorded. Without a
 //! subscriber the `tracing` macros cost a few relaxed atomic loads.
 //!
 //! # Cargo features
@@ -109,7 +116,7 @@
 //! - For generated code, not for application code: the static descriptions
 //!   [`Api`], [`Hosts`], [`AuthSettings`], [`ApiAuth`], [`Operation`],
 //!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`],
-//!   [`Service`], [`RateLimit`], [`LimitScope`]; [`wait_all`], [`for_each_tenant`] and
+//!   [`Service`], [`RateLimit`], [`LimitScope`], [`TenantLimit`]; [`wait_all`], [`for_each_tenant`] and
 //!   [`ForTenant`];
 //!   [`Request`] ([`Request::new`] and the methods `tenant`, `query`,
 //!   `header`, `json`, `form`, `multipart`, `binary`, `version`, `pages`,
@@ -126,7 +133,8 @@
 //!   them): [`Client`] (`Client::new`), [`Config`], [`Credentials`],
 //!   [`Region`], [`RetryPolicy`], [`Secret`], [`Error`], [`Pages`],
 //!   [`Multipart`], [`UnknownValue`], [`WaitOptions`], [`Accepted`],
-//!   [`Completed`], [`Response`], [`Pacing`], [`PendingActivity`], [`TenantOutcome`],
+//!   [`Completed`], [`Response`], [`Pacing`], [`PacingStore`], [`TenantPacing`],
+//!   [`Deprecation`], [`PendingActivity`], [`TenantOutcome`],
 //!   [`MissingField`] (the error of a generated model builder's `build`).
 //!
 //! Application API only: [`RawRequest`], [`ApiError`], [`DecodeError`],
@@ -142,6 +150,7 @@ mod bulk_wait;
 mod client;
 mod config;
 mod deadline;
+mod deprecation;
 mod enums;
 mod error;
 mod error_body;
@@ -172,7 +181,7 @@ pub use activity::{wait_for_activity, wait_for_activity_as};
 pub use bulk_wait::wait_all;
 pub use operation::{
     Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, LimitScope, MediaTypes, Method, Operation,
-    RateLimit, Service,
+    RateLimit, Service, TenantLimit,
 };
 pub use paging::{PageStyle, Paging};
 pub use request::Request;
@@ -191,13 +200,16 @@ pub use fan_out::{
 };
 pub use model::MissingField;
 pub use multipart::Multipart;
-pub use pacing::Pacing;
+#[cfg(feature = "redis")]
+pub use pacing::RedisStore;
+pub use pacing::{Pacing, PacingStore, TenantPacing};
 pub use paging::Pages;
 pub use raw_json::RawJson;
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 
 // Application API only.
+pub use deprecation::Deprecation;
 pub use error::{ActivityError, ApiError, DecodeError};
 pub use error_body::{
     ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, ErrorsMapBody, FlatObjectBody,

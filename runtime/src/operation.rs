@@ -21,6 +21,27 @@ pub struct Api {
     pub hosts: Hosts,
     /// How its operations authenticate.
     pub auth: ApiAuth,
+    /// The limit every call of a tenant to this API counts against, whatever its service (see
+    /// [`TenantLimit`]); `None` when none is published.
+    pub tenant_limit: Option<TenantLimit>,
+}
+
+/// A limit shared by all the calls of one tenant: a token bucket of `max` calls that gets
+/// `per_minute` calls back every minute, counted for every request the tenant makes (queries,
+/// writes, activity polls), on top of each service's own [`RateLimit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TenantLimit {
+    /// Most calls that can be made at once (the bucket's size).
+    pub max: u32,
+    /// Calls returned to the bucket each minute.
+    pub per_minute: u32,
+}
+
+impl TenantLimit {
+    /// A tenant-wide limit of `max` calls at once and `per_minute` calls back per minute.
+    pub const fn new(max: u32, per_minute: u32) -> TenantLimit {
+        TenantLimit { max, per_minute }
+    }
 }
 
 /// How the operations of an [`Api`] authenticate.

@@ -195,6 +195,13 @@ impl<T> Response<T> {
         self.header("x-request-id")
     }
 
+    /// What the answer says about the deprecation of the operation or of the version asked
+    /// for (`Ruckus-Deprecated`, `Ruckus-Current-Version`, `Deprecation`, `Sunset`); `None`
+    /// when it carries none of these headers.
+    pub fn deprecation(&self) -> Option<crate::Deprecation> {
+        crate::Deprecation::of(&self.headers)
+    }
+
     /// The decoded body.
     pub fn body(&self) -> &T {
         &self.body

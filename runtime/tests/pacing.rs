@@ -24,6 +24,7 @@ static API: Api = Api {
         north_america: "https://n.example",
     },
     auth: ApiAuth::ClientCredentials,
+    tenant_limit: None,
 };
 
 static AUTH: AuthSettings = AuthSettings {

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -83,8 +83,10 @@ pub struct SimConfig {
     pub activity_hidden_for: Duration,
     /// The clock moves only when a test advances it (default: it also follows real time).
     pub manual_clock: bool,
-    /// Answer 429 past the per-tenant, per-service budgets (default on).
+    /// Answer 429 past the per-tenant, per-service budgets and the tenant-wide one (default on).
     pub rate_limits: bool,
+    /// Tenant-wide limits other than the published one: tenant id → (`max`, per minute).
+    pub tenant_limits: HashMap<String, (u32, u32)>,
     /// Tenants, credentials and objects to start with.
     pub seed: Seed,
     /// How long a request may take to arrive, its head and then its body (default 5 s): a
@@ -108,6 +110,7 @@ impl Default for SimConfig {
             activity_hidden_for: Duration::ZERO,
             manual_clock: false,
             rate_limits: true,
+            tenant_limits: HashMap::new(),
             seed: Seed::default(),
             read_timeout: Duration::from_secs(5),
             max_connections: 256,
@@ -167,6 +170,14 @@ impl SimConfig {
 
     pub fn token_lifetime(mut self, d: Duration) -> Self {
         self.token_lifetime = d;
+        self
+    }
+
+    /// Gives `tenant` a tenant-wide limit of `max` calls at once and `per_minute` back each
+    /// minute instead of the published one (the vendor sets it per tenant).
+    pub fn tenant_limit(mut self, tenant: &str, max: u32, per_minute: u32) -> Self {
+        self.tenant_limits
+            .insert(tenant.to_owned(), (max, per_minute));
         self
     }
 

@@ -13,6 +13,8 @@ pub struct Refusal {
     pub message: String,
     /// Seconds for `Retry-After` (429).
     pub retry_after: Option<u64>,
+    /// The rate limit that refused the call (a service's name, or `(tenant)`).
+    pub limit: Option<String>,
 }
 
 impl Refusal {
@@ -22,6 +24,7 @@ impl Refusal {
             code,
             message: message.into(),
             retry_after: None,
+            limit: None,
         }
     }
 

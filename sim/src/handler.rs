@@ -7,7 +7,7 @@ use crate::checks;
 use crate::conform::Samples;
 use crate::errors::{Refusal, body as error_body};
 use crate::limits;
-use crate::model::{AuthKind, ResponseKind, Route, Table};
+use crate::model::{AuthKind, LifecycleStatus, ResponseKind, Route, Table};
 use crate::negotiate;
 use crate::roles::{self, Call};
 use crate::server::{Dropped, Inner};
@@ -47,6 +47,7 @@ pub async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answ
         operation: None,
         tenant: None,
         status: 413,
+        limited_by: None,
         at_ms: inner.lock().clock.now_ms(),
     };
     let read = axum::body::to_bytes(body, MAX_BODY);
@@ -205,7 +206,10 @@ async fn dispatch(inner: &Inner, req: &Req, log: &mut Logged) -> Answer {
     };
     match serve(&ctx, req, fail) {
         Ok(answer) => answer,
-        Err(r) => refuse(inner, table, &route.error_family, &r),
+        Err(r) => {
+            log.limited_by.clone_from(&r.limit);
+            refuse(inner, table, &route.error_family, &r)
+        }
     }
 }
 
@@ -272,16 +276,20 @@ fn decode_base64(s: &str) -> Option<Vec<u8>> {
 /// The checks, the role and the answer of a matched, authenticated call.
 fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refusal> {
     let (table, route) = (ctx.table, ctx.route);
-    if ctx.inner.config.rate_limits
-        && let Some(budget) = limits::budget(table, route)
-    {
-        if let Err(secs) = limits::take(&mut ctx.inner.lock(), ctx.tenant, budget) {
-            let mut r = Refusal::new(
-                429,
-                "SIM-429",
-                format!("rate limit of the {} service exceeded", budget.service),
-            );
-            r.retry_after = Some(secs);
+    if ctx.inner.config.rate_limits {
+        let custom = ctx.inner.config.tenant_limits.get(ctx.tenant).copied();
+        let budgets: Vec<_> = limits::tenant_budget(table, custom)
+            .into_iter()
+            .chain(limits::budget(table, route))
+            .collect();
+        if let Err(refused) = limits::take(&mut ctx.inner.lock(), ctx.tenant, &budgets) {
+            let message = match refused.limit {
+                limits::TENANT => "rate limit of the tenant exceeded".to_owned(),
+                service => format!("rate limit of the {service} service exceeded"),
+            };
+            let mut r = Refusal::new(429, "SIM-429", message);
+            r.retry_after = Some(refused.retry_after);
+            r.limit = Some(refused.limit.to_owned());
             return Err(r);
         }
     }
@@ -326,13 +334,63 @@ fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refus
     };
     let now = rfc3339(state.clock.now_ms());
     drop(state);
-    Ok(answer(
-        table,
-        route,
-        media.as_deref(),
-        candidate.as_ref(),
-        &now,
-    ))
+    let mut answer = answer(table, route, media.as_deref(), candidate.as_ref(), &now);
+    if route.lifecycle == LifecycleStatus::Deprecated {
+        let removal = route.removal.as_deref().unwrap_or("");
+        deprecation_headers(route, removal, answer.headers_mut());
+    }
+    Ok(answer)
+}
+
+/// The headers of a deprecated operation's answer: `Ruckus-Deprecated`, the newest version the
+/// route offers as `Ruckus-Current-Version` (when it offers versioned media types), and the
+/// removal date as `Sunset` (when the spec knows it).
+fn deprecation_headers(route: &Route, removal: &str, headers: &mut HeaderMap) {
+    headers.insert(
+        "ruckus-deprecated",
+        "true".parse().expect("a valid header value"),
+    );
+    let newest = route
+        .response
+        .types
+        .iter()
+        .filter_map(|t| t.strip_prefix("application/vnd.")?.split_once('.'))
+        .filter_map(|(_, v)| v.split('+').next())
+        .max();
+    if let Some(Ok(value)) = newest.map(str::parse) {
+        headers.insert("ruckus-current-version", value);
+    }
+    if let Some(Ok(value)) = http_date(removal).map(|d| d.parse()) {
+        headers.insert("sunset", value);
+    }
+}
+
+/// `YYYY-MM-DD` as an HTTP date at midnight UTC (`Sun, 01 Mar 2026 00:00:00 GMT`).
+fn http_date(date: &str) -> Option<String> {
+    let mut parts = date.splitn(3, '-').map(str::parse::<i64>);
+    let (year, month, day) = (
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+    );
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // Days since 1970-01-01 from the civil date (H. Hinnant's algorithm).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let weekday = WEEKDAYS[usize::try_from(days.rem_euclid(7)).ok()?];
+    let name = MONTHS[usize::try_from(month - 1).ok()?];
+    Some(format!("{weekday}, {day:02} {name} {year:04} 00:00:00 GMT"))
 }
 
 /// The services whose descriptions answer an asynchronous write with `{requestId, id}` (identity
@@ -500,5 +558,29 @@ impl Inner {
     /// The state (a poisoned lock is taken over: every change leaves it consistent).
     pub fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::http_date;
+
+    #[test]
+    fn removal_dates_become_http_dates() {
+        let date = |d: &str| http_date(d);
+        assert_eq!(
+            date("2026-03-01").as_deref(),
+            Some("Sun, 01 Mar 2026 00:00:00 GMT")
+        );
+        assert_eq!(
+            date("2000-02-29").as_deref(),
+            Some("Tue, 29 Feb 2000 00:00:00 GMT")
+        );
+        assert_eq!(
+            date("1970-01-01").as_deref(),
+            Some("Thu, 01 Jan 1970 00:00:00 GMT")
+        );
+        assert_eq!(date("2026-13-01"), None);
+        assert_eq!(date("soon"), None);
     }
 }

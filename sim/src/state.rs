@@ -122,6 +122,8 @@ pub struct Issued {
 pub struct Bucket {
     pub tokens: f64,
     pub at_ms: u64,
+    /// Every call refused until then (the tenant bucket's restoration period).
+    pub refused_until_ms: u64,
 }
 
 /// A fault injected into an operation (by its id, or `*` for every operation).
@@ -186,7 +188,7 @@ impl Fault {
 }
 
 /// How many requests the log keeps (the latest).
-pub const LOG_SIZE: usize = 10_000;
+pub const LOG_SIZE: usize = 50_000;
 
 /// One request the simulator answered: never a secret (no header, no query, no body; a unit
 /// token call's tenant masked).
@@ -199,6 +201,8 @@ pub struct Logged {
     /// The tenant the request acted as, once authenticated.
     pub tenant: Option<String>,
     pub status: u16,
+    /// A `429`'s rate limit: the service's name, or `(tenant)` for the tenant's own.
+    pub limited_by: Option<String>,
     /// When it arrived, on the simulator clock (milliseconds).
     pub at_ms: u64,
 }
@@ -289,6 +293,7 @@ mod tests {
                 operation: None,
                 tenant: None,
                 status: 200,
+                limited_by: None,
                 at_ms,
             });
         }

@@ -243,6 +243,10 @@ pub struct BenchArgs {
     /// `compile`: also time a build from an empty target directory.
     #[arg(long)]
     pub full: bool,
+    /// `msp`: four client processes sharing one Redis (a `redis-server` the benchmark starts),
+    /// then the same with Redis stopped on the way, instead of one process.
+    #[arg(long)]
+    pub redis: bool,
     /// Internal: run the generator once on SPEC and print its figures (the `generator` part runs
     /// xtask itself with it).
     #[arg(long, value_name = "SPEC", hide = true, exclusive = true)]

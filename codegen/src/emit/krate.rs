@@ -33,7 +33,7 @@ pub fn cargo_toml(ir: &Ir) -> String {
     // Always present, so dependents can name it whether or not the spec has experimental
     // operations today.
     s.push_str("[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n");
-    s.push_str("# TLS: rustls with the aws-lc-rs crypto provider (the default), or with ring, which builds\n# much faster: `default-features = false, features = [\"tls-ring\", ...]`.\ntls-aws-lc = [\"ruckus-one-runtime/tls-aws-lc\"]\ntls-ring = [\"ruckus-one-runtime/tls-ring\"]\n");
+    s.push_str("# TLS: rustls with the aws-lc-rs crypto provider (the default), or with ring, which builds\n# much faster: `default-features = false, features = [\"tls-ring\", ...]`.\ntls-aws-lc = [\"ruckus-one-runtime/tls-aws-lc\"]\ntls-ring = [\"ruckus-one-runtime/tls-ring\"]\n# Pacing buckets in a Redis server that several processes share (`RedisStore`).\nredis = [\"ruckus-one-runtime/redis\"]\n");
     if ir.krate.area_features {
         let all: Vec<String> = ir
             .apis
@@ -126,7 +126,9 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         #docs
         #![cfg_attr(docsrs, feature(doc_cfg))]
         pub use ruckus_one_runtime as runtime;
-        pub use ruckus_one_runtime::{Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, LimitScope, Method, MissingField, Multipart, Pacing, PendingActivity, RateLimit, RawJson, RawRequest, Region, Response, RetryPolicy, Secret, TenantOutcome, WaitOptions};
+        pub use ruckus_one_runtime::{Accepted, ApiError, Completed, Config, Credentials, Deprecation, Error, ErrorBody, LimitScope, Method, MissingField, Multipart, Pacing, PacingStore, PendingActivity, RateLimit, RawJson, RawRequest, Region, Response, RetryPolicy, Secret, TenantLimit, TenantOutcome, TenantPacing, WaitOptions};
+        #[cfg(feature = "redis")]
+        pub use ruckus_one_runtime::RedisStore;
 
         #(#mods)*
 

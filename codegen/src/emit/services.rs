@@ -13,6 +13,24 @@ pub(super) fn api_static(api: &ApiIr) -> TokenStream {
     let title = &api.title;
     let prefix = &api.prefix.value;
     let (asia, europe, na) = (&api.hosts.asia, &api.hosts.europe, &api.hosts.north_america);
+    let (tenant_line, tenant_limit) = match &api.tenant_limit {
+        Some(limit) => {
+            let (max, per_minute) = (
+                proc_macro2::Literal::u32_unsuffixed(limit.max),
+                proc_macro2::Literal::u32_unsuffixed(limit.per_minute),
+            );
+            (
+                format!(
+                    "- Tenant limit: {} calls at once, {} back per minute, for all the calls of a tenant; {}",
+                    limit.max,
+                    limit.per_minute,
+                    provenance_line(&limit.provenance)
+                ),
+                quote!(Some(ruckus_one_runtime::TenantLimit { max: #max, per_minute: #per_minute })),
+            )
+        }
+        None => ("- Tenant limit: none published.".to_owned(), quote!(None)),
+    };
     let api_doc = doc(&[
         format!("Hosts and path prefix of the {}.", prose(&api.title)),
         String::new(),
@@ -36,6 +54,7 @@ pub(super) fn api_static(api: &ApiIr) -> TokenStream {
             api.auth.value.variant(),
             provenance_line(&api.auth.provenance)
         ),
+        tenant_line,
     ]);
     let auth = ident(api.auth.value.variant());
     let services = api.services.iter().map(service_static);
@@ -48,6 +67,7 @@ pub(super) fn api_static(api: &ApiIr) -> TokenStream {
             prefix: #prefix,
             hosts: ruckus_one_runtime::Hosts { asia: #asia, europe: #europe, north_america: #na },
             auth: ruckus_one_runtime::ApiAuth::#auth,
+            tenant_limit: #tenant_limit,
         };
     }
 }

@@ -160,6 +160,9 @@ pub struct Api {
     /// Without it, the API is one service named after it, with no limit.
     #[serde(default)]
     pub services: Vec<Service>,
+    /// The limit all the calls of one tenant share, whatever their service.
+    #[serde(default)]
+    pub tenant_limit: Option<TenantLimit>,
     /// Area files, read from `<api name>/<area>.yaml` beside the top-level file.
     pub areas: Vec<String>,
 }
@@ -176,6 +179,17 @@ pub struct Service {
     pub rate_limit: Option<RateLimit>,
     /// Where the limit comes from (`reference: <description file> ...`).
     #[serde(default)]
+    pub provenance: Option<String>,
+}
+
+/// The tenant-wide token bucket: `max` calls at once, `per_minute` back each minute; after it
+/// was exceeded, the tenant is refused for `restoration_seconds` (the simulator's model).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TenantLimit {
+    pub max: u32,
+    pub per_minute: u32,
+    pub restoration_seconds: u32,
     pub provenance: Option<String>,
 }
 

@@ -73,6 +73,7 @@ impl Validator {
             activity_operation,
             activity_query_operation,
             services,
+            tenant_limit: self.tenant_limit(api, at),
             auth: self.api_auth(api, at),
             status_codes: self.status_codes(api, at),
             client: format!("{}Client", names::camel(&api.name)),

@@ -3,7 +3,7 @@
 
 use super::rules::MAX_REPEATED_CHARS;
 use super::{ApiCtx, At, Validator};
-use crate::ir::{AreaIr, Lifecycle, LimitScope, Method, Provenance, ServiceIr};
+use crate::ir::{AreaIr, Lifecycle, LimitScope, Method, Provenance, ServiceIr, TenantLimitIr};
 use crate::names;
 use crate::spec;
 
@@ -128,6 +128,43 @@ impl Validator {
 }
 
 impl Validator {
+    /// The API's tenant-wide limit, checked: at least one call, at most [`MAX_RATE`] a second,
+    /// a restoration of at most an hour, and its provenance.
+    pub(super) fn tenant_limit(&mut self, api: &spec::Api, at: &At<'_>) -> Option<TenantLimitIr> {
+        let limit = api.tenant_limit.as_ref()?;
+        let lat = at.with(&["tenant_limit:"]);
+        if limit.max == 0 || limit.per_minute == 0 {
+            self.err(
+                &lat,
+                "a tenant limit's `max` and `per_minute` must be at least 1",
+            );
+            return None;
+        }
+        if limit.max > MAX_RATE * 60 || limit.per_minute > MAX_RATE * 60 {
+            self.err(
+                &lat,
+                format!("`max` and `per_minute` must be at most {}", MAX_RATE * 60),
+            );
+            return None;
+        }
+        if limit.restoration_seconds > 3600 {
+            self.err(&lat, "`restoration_seconds` must be at most 3600");
+            return None;
+        }
+        if limit.provenance.is_none() {
+            self.err(
+                &lat,
+                "a tenant limit needs its provenance (`reference: ...`): the documents publish none",
+            );
+        }
+        Some(TenantLimitIr {
+            max: limit.max,
+            per_minute: limit.per_minute,
+            restoration_seconds: limit.restoration_seconds,
+            provenance: self.provenance(&lat, limit.provenance.as_deref()),
+        })
+    }
+
     /// The activity query `wait_all` sends: a generated, non-experimental POST without path
     /// parameters, in the area of the activity operation.
     pub(super) fn activity_query_operation(

@@ -168,7 +168,12 @@
 //!   connection failures are retried with backoff, honouring `Retry-After` (seconds or a date, capped);
 //!   the token endpoint is retried the same way. Every call has an overall deadline (`call_timeout`,
 //!   120 s) and a maximum body size (`max_body_size`, 64 MiB). Calls are paced to stay inside the
-//!   services' published rate limits (`Config::pacing`, on by default; `Pacing::off()` turns it off).
+//!   published rate limits, each tenant's (every call counts) and each service's (`Config::pacing`,
+//!   on by default; `Pacing::off()` turns it off).
+//! - **Deprecations**: an answer that says its operation or version is deprecated
+//!   (`Ruckus-Deprecated`, `Ruckus-Current-Version`, `Deprecation`, `Sunset`) is logged once per
+//!   operation and version per process as a WARN, and `send_with_response()` answers carry it
+//!   (`Response::deprecation()`).
 //! - **HTTP control**: `Config::http_client(reqwest::Client)` uses your client (proxies, TLS roots,
 //!   pools); features `tls-aws-lc` (default) or `tls-ring` (builds much faster) pick the rustls crypto
 //!   provider.
@@ -176,7 +181,8 @@
 //!   INFO; fields `operation`, `method`, `path` template, `api`, `attempts`, `status`, `request_id`,
 //!   `duration_ms`, `paced_ms` (time spent waiting for rate budget), and on failure `error` and
 //!   `code`), with INFO events for retries, DEBUG events for pacing waits (`waiting for rate
-//!   budget`), token requests and the call's end; `wait` and `wait_for_activity` run in a
+//!   budget`), token requests and the call's end, WARN events for deprecated operations and for a
+//!   shared pacing store that does not answer; `wait` and `wait_for_activity` run in a
 //!   `ruckus_one.wait_for_activity` span (`operation`, `request_id`, `polls`) with a DEBUG
 //!   `activity polled` event per poll. Select them by the target, e.g. `RUST_LOG=ruckus_one_runtime=debug`
 //!   with tracing-subscriber's `EnvFilter`. Nothing is recorded without a subscriber, and never a
@@ -195,14 +201,18 @@
 //!   authentication, tenant header, retries and typed errors.
 //! - **Cargo features**: one per API area (`network-switches`, ...), all on by default;
 //!   `experimental` adds the operations the spec marks experimental (they may change without
-//!   notice); `tls-aws-lc` (default) or `tls-ring` picks the TLS crypto provider.
+//!   notice); `tls-aws-lc` (default) or `tls-ring` picks the TLS crypto provider; `redis` adds
+//!   `RedisStore`, pacing buckets shared by processes.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
-    Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, LimitScope,
-    Method, MissingField, Multipart, Pacing, PendingActivity, RateLimit, RawJson,
-    RawRequest, Region, Response, RetryPolicy, Secret, TenantOutcome, WaitOptions,
+    Accepted, ApiError, Completed, Config, Credentials, Deprecation, Error, ErrorBody,
+    LimitScope, Method, MissingField, Multipart, Pacing, PacingStore, PendingActivity,
+    RateLimit, RawJson, RawRequest, Region, Response, RetryPolicy, Secret, TenantLimit,
+    TenantOutcome, TenantPacing, WaitOptions,
 };
+#[cfg(feature = "redis")]
+pub use ruckus_one_runtime::RedisStore;
 pub mod analytics;
 pub mod network;
 pub mod resident_portal;

@@ -14,6 +14,7 @@ static API: Api = Api {
         north_america: "https://api.ruckus.cloud",
     },
     auth: ApiAuth::ClientCredentials,
+    tenant_limit: None,
 };
 static AUTH: AuthSettings = AuthSettings {
     token_url: "{host}/oauth2/token/{tenant_id}",

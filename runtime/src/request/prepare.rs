@@ -60,6 +60,7 @@ impl Request<'_> {
             operation,
             path_template,
             service,
+            tenant_limit: api.tenant_limit,
             tenant,
         })
     }

@@ -31,6 +31,7 @@ pub static API: Api = Api {
     prefix: "/api",
     hosts: HOSTS,
     auth: ApiAuth::ClientCredentials,
+    tenant_limit: None,
 };
 
 const HOSTS: Hosts = Hosts {
@@ -45,6 +46,7 @@ pub static AI: Api = Api {
     prefix: "/ai",
     hosts: HOSTS,
     auth: ApiAuth::ClientCredentials,
+    tenant_limit: None,
 };
 
 /// An API whose operations authenticate with the caller's unit token.
@@ -54,6 +56,7 @@ pub static UNIT: Api = Api {
     prefix: "",
     hosts: HOSTS,
     auth: ApiAuth::UnitToken,
+    tenant_limit: None,
 };
 
 pub static AUTH: AuthSettings = AuthSettings {

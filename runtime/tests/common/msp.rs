@@ -15,6 +15,7 @@ pub static API: Api = Api {
         north_america: "https://n.example",
     },
     auth: ApiAuth::ClientCredentials,
+    tenant_limit: None,
 };
 
 pub static AUTH: AuthSettings = AuthSettings {

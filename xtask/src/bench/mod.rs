@@ -1,4 +1,4 @@
-//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [mcp] [--quick] [--runs N] [--full]`:
+//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [mcp] [--quick] [--runs N] [--full] [--redis]`:
 //! performance figures as one Markdown table (median, min and max of several runs, with the
 //! targets of issue 12 and whether they are met). Without a name, every part runs.
 //!
@@ -8,8 +8,10 @@
 //!   release mode (dev profile with `--quick`).
 //! - `msp`: writes at MSP scale (100 customer tenants × 100 switch-service writes) through the
 //!   generated client's fan-out, pacing and bulk waiting, against the simulator with its rate
-//!   limits on (`benches/src/msp.rs`): 429 share, budget used, token requests, activity queries
-//!   per poll round.
+//!   limits on, the tenant-wide bucket and the services' (`benches/src/msp.rs`): 429 share per
+//!   limit, budget used per limit (the binding one ≥ 90 %), token requests, activity queries per
+//!   poll round. With `--redis`, from four client processes sharing one `redis-server` (started
+//!   by the benchmark), then with that server stopped a third of the way (`msp_redis.rs`).
 //! - `sim`: start-up of the simulator (`ruckus-one-sim`'s `startup` example, built in release
 //!   mode, dev profile with `--quick`): the first start in a process, one start to its first
 //!   answer (target < 50 ms) and 100 started at once.
@@ -125,6 +127,9 @@ fn runtime(
         .stderr(Stdio::inherit());
     if options.quick {
         command.arg("--quick");
+    }
+    if options.redis {
+        command.arg("--redis");
     }
     if let Some(runs) = options.runs {
         command.args(["--runs", &runs.to_string()]);

@@ -13,10 +13,11 @@ use super::openapi::shared::{
     named_schema, param_schema, ref_schema, request_types, response_types,
 };
 use super::text::PREAMBLE;
-use crate::ir::{ApiIr, BodyKind, Ir, OpIr, ParamIr, ResponseKind};
+use crate::ir::{ApiIr, BodyKind, Ir, Lifecycle, OpIr, ParamIr, ResponseKind};
 use family::Role;
 use ruckus_one_catalog::{
-    ApiInfo, ErrorFamily, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Version,
+    ApiInfo, ErrorFamily, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, TenantLimit,
+    Version,
 };
 use serde_yaml::{Mapping, Value};
 use std::collections::BTreeMap;
@@ -109,6 +110,12 @@ fn api_header(api: &ApiIr) -> ApiInfo {
             })
         })
         .collect();
+    // The tenant-wide limit, and how long a tenant is refused after it exceeded it.
+    let tenant_limit = api.tenant_limit.as_ref().map(|l| TenantLimit {
+        max: l.max,
+        per_minute: l.per_minute,
+        restoration_seconds: l.restoration_seconds,
+    });
     ApiInfo {
         name: api.name.clone(),
         prefix: api.prefix.value.clone(),
@@ -116,6 +123,7 @@ fn api_header(api: &ApiIr) -> ApiInfo {
         default_family: api.default_family.clone(),
         families,
         rate_limits,
+        tenant_limit,
     }
 }
 
@@ -151,6 +159,10 @@ fn route(api: &ApiIr, area: &str, op: &OpIr, role: Option<&(String, Role)>) -> R
         method: op.method,
         path: op.path.clone(),
         lifecycle: op.lifecycle.status(),
+        removal: match &op.lifecycle {
+            Lifecycle::Deprecated { removal, .. } => removal.clone(),
+            _ => None,
+        },
         provenance: super::describe::provenance(&op.provenance, super::describe::Style::Spec),
         status: op.success.status,
         statuses: op

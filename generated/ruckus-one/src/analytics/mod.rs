@@ -99,6 +99,7 @@ pub static SERVICE_ANALYTICS: ruckus_one_runtime::Service = ruckus_one_runtime::
 /// - Prefix `/ai`; Provenance: documented.
 /// - Hosts: Asia `https://api.asia.ruckus.cloud`, Europe `https://api.eu.ruckus.cloud`, North America `https://api.ruckus.cloud`; Provenance: reference (Hosts and regions).
 /// - Authentication: `ClientCredentials`; Provenance: documented.
+/// - Tenant limit: none published.
 pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
     name: "analytics",
     title: "Analytics administration API",
@@ -109,6 +110,7 @@ pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
         north_america: "https://api.ruckus.cloud",
     },
     auth: ruckus_one_runtime::ApiAuth::ClientCredentials,
+    tenant_limit: None,
 };
 /// Operations of the Analytics administration API, borrowed from a `Client`.
 ///

@@ -763,6 +763,7 @@ pub static SERVICE_MESSAGE_TEMPLATES: ruckus_one_runtime::Service = ruckus_one_r
 /// - Prefix: none.
 /// - Hosts: Asia `https://api.asia.ruckus.cloud`, Europe `https://api.eu.ruckus.cloud`, North America `https://api.ruckus.cloud`; Provenance: reference (Hosts and regions).
 /// - Authentication: `ClientCredentials`; Provenance: documented.
+/// - Tenant limit: 2000 calls at once, 2000 back per minute, for all the calls of a tenant; Provenance: reference (Rate limits (one bucket per tenant shared by all its API requests, 2000 calls per minute; capacity and restoration period not stated, inferred here)).
 pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
     name: "network",
     title: "Network management API",
@@ -773,6 +774,10 @@ pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
         north_america: "https://api.ruckus.cloud",
     },
     auth: ruckus_one_runtime::ApiAuth::ClientCredentials,
+    tenant_limit: Some(ruckus_one_runtime::TenantLimit {
+        max: 2000,
+        per_minute: 2000,
+    }),
 };
 /// Operations of the Network management API, borrowed from a `Client`.
 ///

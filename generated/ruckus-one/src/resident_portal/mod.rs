@@ -35,6 +35,7 @@ pub static SERVICE_RESIDENT_PORTAL: ruckus_one_runtime::Service = ruckus_one_run
 /// - Prefix: none.
 /// - Hosts: Asia `https://residence.ruckus.cloud`, Europe `https://residence.ruckus.cloud`, North America `https://residence.ruckus.cloud`; Provenance: reference (Hosts and regions (the resident portal is served from a separate host; no regional hosts are known)).
 /// - Authentication: `UnitToken`; Provenance: inferred (the document says operations authenticate with the unit's token but not how it is presented; sent as a bearer token).
+/// - Tenant limit: none published.
 pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
     name: "resident_portal",
     title: "Resident portal API",
@@ -45,6 +46,7 @@ pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
         north_america: "https://residence.ruckus.cloud",
     },
     auth: ruckus_one_runtime::ApiAuth::UnitToken,
+    tenant_limit: None,
 };
 /// Operations of the Resident portal API, borrowed from a `Client`.
 ///
