@@ -13,8 +13,8 @@ pub use closed::{
     ResponseKind, Role,
 };
 pub use model::{
-    ApiInfo, ErrorFamily, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
-    Version,
+    ApiInfo, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
+    TokenInfo, Version,
 };
 
 #[cfg(feature = "tables")]
