@@ -426,7 +426,10 @@ pub struct PaginationIr {
 pub fn row_fields<'a>(areas: &'a [AreaIr], op: &OpIr) -> Option<(&'a str, &'a [FieldIr])> {
     let p = op.pagination.as_ref()?;
     let object = |name: &str| {
-        let t = areas.iter().flat_map(|a| &a.types).find(|t| t.name == name)?;
+        let t = areas
+            .iter()
+            .flat_map(|a| &a.types)
+            .find(|t| t.name == name)?;
         match &t.kind {
             TypeKind::Object(fields, _) => Some((t.name.as_str(), fields.as_slice())),
             _ => None,

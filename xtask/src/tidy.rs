@@ -21,6 +21,7 @@ const DIRS: &[&str] = &[
     "xtask/src",
     "runtime/src",
     "sim/src",
+    "cli/src",
     "tests/src",
     "benches/src",
     "benches/stats/src",

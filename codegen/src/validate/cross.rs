@@ -247,7 +247,10 @@ impl Validator {
                     Some(_) => continue,
                 };
                 self.diags.push_with(|| {
-                    file.diag(&["operations:", &anchor, "pagination:", "columns:"], message)
+                    file.diag(
+                        &["operations:", &anchor, "pagination:", "columns:"],
+                        message,
+                    )
                 });
             }
         }
