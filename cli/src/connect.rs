@@ -20,9 +20,8 @@ const DEMO_SEED: &str = r#"{"objects": {"sim-tenant": {"/venues": [
 /// is used).
 pub struct Connection {
     pub client: Client,
-    pub sim: Option<Simulator>,
-    /// Where calls go: for `--dry-run` output.
-    pub base_url: Option<String>,
+    /// Kept so that the simulator serves until the connection is dropped.
+    pub _sim: Option<Simulator>,
 }
 
 pub async fn connect(opts: &Opts) -> Result<Connection, Failure> {
@@ -45,11 +44,9 @@ pub async fn connect(opts: &Opts) -> Result<Connection, Failure> {
             .token_tenant_id(sim.tenant_id())
             .base_url(sim.base_url());
         let client = Client::new(config, auth)?;
-        let base_url = Some(sim.base_url());
         return Ok(Connection {
             client: with_tenant(client, opts)?,
-            sim: Some(sim),
-            base_url,
+            _sim: Some(sim),
         });
     }
     let profile = store::profile(&opts.profile)?.unwrap_or_default();
@@ -98,8 +95,7 @@ pub async fn connect(opts: &Opts) -> Result<Connection, Failure> {
     }
     Ok(Connection {
         client: with_tenant(client, &opts)?,
-        sim: None,
-        base_url,
+        _sim: None,
     })
 }
 

@@ -47,8 +47,6 @@ pub struct Opts {
     pub json: Option<String>,
     pub set: Vec<String>,
     pub version_media: Option<String>,
-    /// Standard output is a terminal.
-    pub tty_out: bool,
     /// Standard error is a terminal (progress is shown there).
     pub tty_err: bool,
 }
@@ -116,7 +114,6 @@ impl Opts {
                 .map(|v| v.cloned().collect())
                 .unwrap_or_default(),
             version_media: text(m, "version-media"),
-            tty_out,
             tty_err: std::io::stderr().is_terminal(),
         }
     }

@@ -39,10 +39,6 @@ impl Rows {
         self
     }
 
-    pub fn count(&self) -> usize {
-        self.count
-    }
-
     /// Writes one row.
     pub fn row(&mut self, row: &Value) -> std::io::Result<()> {
         if self.count == 0 && self.choose {

@@ -6,7 +6,6 @@ use crate::ops::{self, Op};
 use crate::opts::Opts;
 use crate::{auth, call, dryrun, fanout, request, schema, tree};
 use clap::ArgMatches;
-use serde_json::Value;
 use std::io::{BufRead, IsTerminal, Write};
 
 pub fn main(mut args: Vec<String>) -> Result<(), Failure> {
@@ -155,11 +154,7 @@ async fn dry_connection(opts: &Opts) -> Result<Connection, Failure> {
             if let Some(t) = &o.tenant {
                 client = client.with_tenant(t)?;
             }
-            Ok(Connection {
-                client,
-                sim: None,
-                base_url: o.base_url,
-            })
+            Ok(Connection { client, _sim: None })
         }
     }
 }
@@ -220,7 +215,3 @@ fn full_tree(_root: clap::Command) -> Result<clap::Command, Failure> {
     }
     Ok(root)
 }
-
-/// Keeps `Value` imported for the helpers above.
-#[allow(dead_code)]
-fn _unused(_: Value) {}

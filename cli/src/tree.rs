@@ -11,6 +11,9 @@ use std::collections::BTreeMap;
 /// Words the binary keeps for itself at the top level.
 pub const BUILT_IN: [&str; 6] = ["api", "auth", "schema", "activity", "completion", "man"];
 
+/// The heading global flags are listed under in `--help`.
+const GLOBAL: &str = "Global options";
+
 /// The global flags: their long names are not used for an operation's own flags.
 pub fn globals() -> Vec<Arg> {
     let flag = |name: &'static str, help: &'static str| {
@@ -54,7 +57,8 @@ pub fn globals() -> Vec<Arg> {
             .help("Set a (nested) body field: --set a.b=VALUE (VALUE read as JSON, else text)")
             .action(ArgAction::Append)
             .num_args(1)
-            .global(true),
+            .global(true)
+            .help_heading(GLOBAL),
         value("version-media", "Media version to use (`v1.1`), where the operation offers several"),
     ]
 }
