@@ -22,6 +22,7 @@ pub fn globals() -> Vec<Arg> {
             .help(help)
             .action(ArgAction::SetTrue)
             .global(true)
+            .help_heading(GLOBAL)
     };
     let value = |name: &'static str, help: &'static str| {
         Arg::new(name)
@@ -29,6 +30,7 @@ pub fn globals() -> Vec<Arg> {
             .help(help)
             .global(true)
             .num_args(1)
+            .help_heading(GLOBAL)
     };
     vec![
         value("output", "Output format: table (default on a terminal), json (default otherwise), yaml, jsonl, csv")
