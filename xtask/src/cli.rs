@@ -200,16 +200,19 @@ pub enum Part {
     Msp,
     /// Start-up of the simulator (`ruckus-one-sim`).
     Sim,
+    /// The command line `ruckus`: start-up, streaming 10,000 rows, size, build time.
+    Cli,
 }
 
 impl Part {
-    pub const ALL: [Part; 6] = [
+    pub const ALL: [Part; 7] = [
         Part::Generator,
         Part::Runtime,
         Part::Paging,
         Part::Msp,
         Part::Compile,
         Part::Sim,
+        Part::Cli,
     ];
 
     /// The name on the command line (and of the benchmark binary's part).
@@ -221,6 +224,7 @@ impl Part {
             Part::Compile => "compile",
             Part::Msp => "msp",
             Part::Sim => "sim",
+            Part::Cli => "cli",
         }
     }
 }

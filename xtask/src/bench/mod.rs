@@ -26,6 +26,7 @@
 //! target.
 
 pub mod build;
+mod cli;
 mod compile;
 mod e2e;
 mod generator;
@@ -73,6 +74,11 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<(), String> {
     if parts.contains(&Part::Sim) {
         if let Err(e) = sim::run(root, args, &mut rows) {
             failure.get_or_insert(format!("sim: {e}"));
+        }
+    }
+    if parts.contains(&Part::Cli) {
+        if let Err(e) = cli::run(root, args, &mut rows) {
+            failure.get_or_insert(format!("cli: {e}"));
         }
     }
     table::print(args.quick, &rows);
