@@ -54,7 +54,7 @@ pub fn columns(op: Op, opts: &Opts) -> Vec<String> {
 pub async fn run(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failure> {
     let op = call.op;
     if let (Some(p), true) = (paging(op), opts.all) {
-        let mut rows = Rows::new(opts.format, columns(op, opts));
+        let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());
         let mut items = build(client, call).items::<Value>(p);
         while let Some(item) = items.next().await {
             rows.row(&item?).map_err(io)?;
@@ -93,7 +93,7 @@ async fn answer_json(
     if let Some(p) = &op.route.paging
         && let Some(items) = answer.get(&p.items).and_then(Value::as_array)
     {
-        let mut rows = Rows::new(opts.format, columns(op, opts));
+        let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());
         for item in items {
             rows.row(item).map_err(io)?;
         }
@@ -106,16 +106,24 @@ async fn answer_json(
             return print_request_id(opts.format, id);
         }
         let activity = wait(client, op, id, opts.tty_err).await?;
-        return output::value(opts.format, &activity).map_err(io);
+        return single(opts, &activity);
     }
     if let Value::Array(items) = &answer {
-        let mut rows = Rows::new(opts.format, columns(op, opts));
+        let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());
         for item in items {
             rows.row(item).map_err(io)?;
         }
         return rows.finish().map_err(io);
     }
-    output::value(opts.format, &answer).map_err(io)
+    single(opts, &answer)
+}
+
+/// A single answer: through `--jq` when given, else in the output format.
+pub fn single(opts: &Opts, v: &Value) -> Result<(), Failure> {
+    match &opts.jq {
+        Some(jq) => jq.print(v),
+        None => output::value(opts.format, v).map_err(io),
+    }
 }
 
 fn print_request_id(format: Format, id: &str) -> Result<(), Failure> {

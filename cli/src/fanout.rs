@@ -99,7 +99,9 @@ pub async fn run(
     } else {
         Vec::new()
     };
-    let mut rows = Rows::new(opts.format, columns).framed();
+    let mut rows = Rows::new(opts.format, columns)
+        .framed()
+        .with_jq(opts.jq.clone());
     let (mut ok, mut failed) = (0, Vec::new());
     for outcome in outcomes {
         match outcome.result {

@@ -15,6 +15,7 @@ mod exit;
 mod fanout;
 mod fields;
 mod input;
+mod jq;
 mod ops;
 mod opts;
 mod output;

@@ -25,7 +25,7 @@ impl Format {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Opts {
     pub format: Format,
     pub columns: Option<Vec<String>>,
@@ -47,6 +47,8 @@ pub struct Opts {
     pub json: Option<String>,
     pub set: Vec<String>,
     pub version_media: Option<String>,
+    /// `--jq`, compiled.
+    pub jq: Option<std::rc::Rc<crate::jq::Jq>>,
     /// Standard error is a terminal (progress is shown there).
     pub tty_err: bool,
 }
@@ -74,8 +76,17 @@ fn list(s: Option<String>) -> Option<Vec<String>> {
 }
 
 impl Opts {
-    /// The global flags of `m` (the deepest subcommand's matches see them all).
-    pub fn read(m: &ArgMatches) -> Opts {
+    /// The global flags of `m` (the deepest subcommand's matches see them all); a `--jq`
+    /// filter that does not compile is a usage error.
+    pub fn read(m: &ArgMatches) -> Result<Opts, crate::exit::Failure> {
+        let mut opts = Opts::read_flags(m);
+        if let Some(code) = text(m, "jq") {
+            opts.jq = Some(std::rc::Rc::new(crate::jq::Jq::compile(&code)?));
+        }
+        Ok(opts)
+    }
+
+    fn read_flags(m: &ArgMatches) -> Opts {
         let tty_out = std::io::stdout().is_terminal();
         let format = match text(m, "output") {
             Some(f) => Format::parse(&f),
@@ -114,6 +125,7 @@ impl Opts {
                 .map(|v| v.cloned().collect())
                 .unwrap_or_default(),
             version_media: text(m, "version-media"),
+            jq: None,
             tty_err: std::io::stderr().is_terminal(),
         }
     }

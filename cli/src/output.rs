@@ -15,6 +15,8 @@ pub struct Rows {
     /// Rows of several tenants: `tenant` first and `error` last around chosen columns.
     framed: bool,
     count: usize,
+    /// `--jq`: each row goes through the filter instead of the format.
+    jq: Option<std::rc::Rc<crate::jq::Jq>>,
     table: Option<Table>,
     csv: Option<csv::Writer<std::io::Stdout>>,
 }
@@ -28,9 +30,16 @@ impl Rows {
             choose,
             framed: false,
             count: 0,
+            jq: None,
             table: None,
             csv: None,
         }
+    }
+
+    /// Rows go through `jq` instead of the format.
+    pub fn with_jq(mut self, jq: Option<std::rc::Rc<crate::jq::Jq>>) -> Rows {
+        self.jq = jq;
+        self
     }
 
     /// Rows of several tenants (see `framed`).
@@ -41,6 +50,10 @@ impl Rows {
 
     /// Writes one row.
     pub fn row(&mut self, row: &Value) -> std::io::Result<()> {
+        if let Some(jq) = &self.jq {
+            self.count += 1;
+            return jq.print(row).map_err(|f| std::io::Error::other(f.message));
+        }
         if self.count == 0 && self.choose {
             self.columns = default_columns(row);
             if self.framed {
@@ -89,6 +102,9 @@ impl Rows {
 
     /// Ends the output (closes the JSON array, flushes a table that is still measuring).
     pub fn finish(mut self) -> std::io::Result<()> {
+        if self.jq.is_some() {
+            return Ok(());
+        }
         let mut out = std::io::stdout().lock();
         match self.format {
             Format::Json if self.count == 0 => writeln!(out, "[]")?,

@@ -25,7 +25,7 @@ pub fn main(mut args: Vec<String>) -> Result<(), Failure> {
         Err(e) => return Err(e.into()),
     };
     let (words, leaf) = leaf(&matches);
-    let opts = Opts::read(leaf);
+    let opts = Opts::read(leaf)?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

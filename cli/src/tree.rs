@@ -37,6 +37,7 @@ pub fn globals() -> Vec<Arg> {
             .short('o')
             .value_parser(["table", "json", "yaml", "jsonl", "csv"]),
         value("columns", "Comma-separated fields shown as columns (table, csv); `a.b` reads nested fields"),
+        value("jq", "jq filter applied to each row of a list, else to the answer (results one a line)"),
         flag("all", "Fetch every page of a paged operation (rows stream as they arrive)"),
         flag("no-wait", "Do not wait for an asynchronous write: print its request id"),
         flag("yes", "Do not ask before a delete"),

@@ -52,6 +52,15 @@ async fn lists_venues_as_a_table_and_as_json() {
         .collect();
     assert_eq!(names, ["Lobby", "Warehouse"]);
 
+    // --jq runs on each row.
+    let names = ruckus(
+        Some(&sim),
+        dir.path(),
+        &["venues", "list", "--jq", ".name"],
+        "",
+    );
+    assert_eq!(names.stdout, "Lobby\nWarehouse\n", "{}", names.stderr);
+
     // The operation id is an alias of its command.
     let alias = ruckus(Some(&sim), dir.path(), &["venues", "query_venues"], "");
     assert_eq!(alias.json(), listed.json());

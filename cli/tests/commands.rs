@@ -107,3 +107,24 @@ fn schema_snapshot_of_one_command_and_the_exit_codes() {
     insta::assert_snapshot!("schema_venues_list", pretty(&doc["commands"]));
     insta::assert_snapshot!("schema_exit_codes", pretty(&doc["exit_codes"]));
 }
+
+#[test]
+fn completion_scripts_and_the_man_page_cover_the_operations() {
+    let dir = tempfile::tempdir().unwrap();
+    for shell in ["bash", "zsh", "fish"] {
+        let run = ruckus(None, dir.path(), &["completion", shell], "");
+        assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
+        assert!(
+            run.stdout.contains("venues") && run.stdout.contains("query-venue-aps-compatibilities")
+                || run.stdout.contains("client"),
+            "{shell}"
+        );
+    }
+    let man = ruckus(None, dir.path(), &["man"], "");
+    assert_eq!(man.code, 0, "{}", man.stderr);
+    assert!(
+        man.stdout.contains(".TH ruckus") || man.stdout.contains(".TH RUCKUS"),
+        "{}",
+        &man.stdout[..200.min(man.stdout.len())]
+    );
+}
