@@ -136,8 +136,7 @@ pub fn op_command(op: Op) -> Command {
     let verb = r.command.last().map_or("", String::as_str);
     let mut cmd = Command::new(verb)
         .about(r.summary.clone())
-        .after_help(op_help(op))
-        .alias(r.id.as_str());
+        .after_help(op_help(op));
     for flag in fields::flags(op) {
         cmd = cmd.arg(flag_arg(&flag));
     }
