@@ -80,13 +80,15 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
         "MiB",
         String::new(),
     ));
-    rows.push(Row::new(
-        "cli",
-        "build of the crate alone (dependencies built)".into(),
-        Spread::single(build_s),
-        "s",
-        String::new(),
-    ));
+    if let Some(build_s) = build_s {
+        rows.push(Row::new(
+            "cli",
+            "build of the crate alone (dependencies built)".into(),
+            Spread::single(build_s),
+            "s",
+            String::new(),
+        ));
+    }
     Ok(())
 }
 
