@@ -154,7 +154,7 @@ where
     'static: 'a,
 {
     match schema.get("$ref").and_then(Value::as_str) {
-        Some(r) => op.table.resolve(r).unwrap_or(schema),
+        Some(r) => crate::ops::schema(op.table, r).unwrap_or(schema),
         None => schema,
     }
 }

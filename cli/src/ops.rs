@@ -11,9 +11,59 @@ use ruckus_one_runtime::{
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-/// The compiled-in catalog.
+/// One table without its schemas (read at start: the schemas are most of the text).
+#[derive(serde::Deserialize)]
+struct Routes {
+    api: ruckus_one_catalog::ApiInfo,
+    routes: Vec<Route>,
+}
+
+/// One table's schemas only.
+#[derive(serde::Deserialize)]
+struct Schemas {
+    schemas: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The compiled-in catalog's operations, parsed once, without the schemas (see [`schema`]).
 pub fn catalog() -> Result<&'static Catalog, Failure> {
-    Catalog::get().map_err(Failure::other)
+    static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
+    CATALOG
+        .get_or_init(|| {
+            let apis = ruckus_one_catalog::TABLES
+                .iter()
+                .map(|text| {
+                    let r: Routes =
+                        serde_json::from_str(text).map_err(|e| format!("catalog table: {e}"))?;
+                    Ok(Table {
+                        generated: String::new(),
+                        api: r.api,
+                        routes: r.routes,
+                        schemas: serde_json::Map::new(),
+                    })
+                })
+                .collect::<Result<Vec<Table>, String>>()?;
+            Ok(Catalog { apis })
+        })
+        .as_ref()
+        .map_err(|e| Failure::other(e.clone()))
+}
+
+/// The named schema a `$ref` of `table` points at; an API's schemas are parsed on first use.
+pub fn schema(table: &Table, reference: &str) -> Option<&'static serde_json::Value> {
+    static SCHEMAS: OnceLock<Vec<serde_json::Map<String, serde_json::Value>>> = OnceLock::new();
+    let all = SCHEMAS.get_or_init(|| {
+        ruckus_one_catalog::TABLES
+            .iter()
+            .map(|text| {
+                serde_json::from_str::<Schemas>(text)
+                    .map(|s| s.schemas)
+                    .unwrap_or_default()
+            })
+            .collect()
+    });
+    let index = catalog().ok()?.api(&table.api.name)?.0;
+    let name = reference.strip_prefix("#/components/schemas/")?;
+    all.get(index)?.get(name)
 }
 
 /// One operation with its API's table.

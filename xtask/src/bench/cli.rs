@@ -26,7 +26,7 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
     rows.push(Row::new(
         "cli",
         "start-up to first byte: `ruckus --help`".into(),
-        Spread::of_durations(&help),
+        millis(&help),
         "ms",
         target(&help, 20.0),
     ));
@@ -34,7 +34,7 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
     rows.push(Row::new(
         "cli",
         "start-up to first byte: `ruckus --local venues list`".into(),
-        Spread::of_durations(&local),
+        millis(&local),
         "ms",
         target(&local, 50.0),
     ));
@@ -96,8 +96,13 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// The spread of `times` in milliseconds.
+fn millis(times: &[Duration]) -> Spread {
+    Spread::of(&times.iter().map(|t| ms(*t)).collect::<Vec<_>>())
+}
+
 fn target(times: &[Duration], limit_ms: f64) -> String {
-    let median = Spread::of_durations(times).median;
+    let median = millis(times).median;
     verdict(median < limit_ms, &format!("< {limit_ms} ms"))
 }
 
