@@ -65,11 +65,9 @@ pub async fn api(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     }
 }
 
+/// `m` is the matches of `activity wait`.
 pub async fn activity_wait(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
-    let Some(("wait", sub)) = m.subcommand() else {
-        return Err(Failure::usage("ruckus activity wait ID..."));
-    };
-    let ids: Vec<String> = sub
+    let ids: Vec<String> = m
         .get_many::<String>("ids")
         .map(|v| v.cloned().collect())
         .unwrap_or_default();

@@ -339,3 +339,54 @@ async fn usage_errors_exit_2_on_one_line() {
     let run = ruckus(None, dir.path(), &["venues", "list"], "");
     assert_eq!(run.code, 3, "{}", run.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn api_calls_any_path_and_activity_wait_waits_for_many() {
+    let sim = sim_with(SimConfig::default()).await;
+    seed_venues(&sim);
+    let dir = tempfile::tempdir().unwrap();
+    let run = ruckus(Some(&sim), dir.path(), &["api", "GET", "/venues/v-2"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["name"], "Warehouse");
+    let missing = ruckus(
+        Some(&sim),
+        dir.path(),
+        &["venues", "get", "--venue-id", "nope"],
+        "",
+    );
+    assert_eq!(missing.code, 4, "not found: {}", missing.stderr);
+
+    let mut ids = Vec::new();
+    for name in ["First annex", "Second annex"] {
+        let body = format!(r#"{{"name":"{name}","address":{{"city":"X","country":"Y"}}}}"#);
+        let run = ruckus(
+            Some(&sim),
+            dir.path(),
+            &["--no-wait", "venues", "create", "--json", &body],
+            "",
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        ids.push(run.json()["requestId"].as_str().unwrap().to_owned());
+    }
+    let mut args = vec!["activity", "wait", "-o", "jsonl"];
+    args.extend(ids.iter().map(String::as_str));
+    let run = ruckus(Some(&sim), dir.path(), &args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+    assert!(
+        rows.iter().all(|r| r["status"] == "SUCCESS"),
+        "{}",
+        run.stdout
+    );
+    let bulk = sim
+        .requests()
+        .iter()
+        .filter(|r| r.operation.as_deref() == Some("query_activities"))
+        .count();
+    assert!(bulk >= 1, "waited with the bulk activity query");
+}
