@@ -13,16 +13,18 @@ pub use closed::{
     ResponseKind, Role,
 };
 pub use model::{
-    ApiInfo, ErrorFamily, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
-    TenantLimit, Version,
+    ApiInfo, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
+    TenantLimit, TokenInfo, Version,
 };
 
 #[cfg(feature = "tables")]
 use std::sync::OnceLock;
 
-/// The tables, compiled in (through the package's `tables` link to `generated/catalog/`).
+/// The tables' JSON text, compiled in (through the package's `tables` link to
+/// `generated/catalog/`): for a reader that parses only part of them (the command line reads the
+/// routes at start and a schema only when it needs one).
 #[cfg(feature = "tables")]
-const TABLES: [&str; 3] = [
+pub const TABLES: [&str; 3] = [
     include_str!("../tables/analytics.json"),
     include_str!("../tables/network.json"),
     include_str!("../tables/resident_portal.json"),

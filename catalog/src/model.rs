@@ -25,6 +25,19 @@ pub struct Table {
 pub struct ApiInfo {
     /// `analytics`, `network` or `resident_portal`.
     pub name: String,
+    /// What the API is, in a few words.
+    pub title: String,
+    /// The API's host in each region.
+    pub hosts: Hosts,
+    /// Where access tokens come from and which header names a delegated tenant.
+    pub token: TokenInfo,
+    /// The operation that reads one activity (`GET /activities/{requestId}`), if the API has
+    /// asynchronous writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activity: Option<String>,
+    /// The operation that queries many activities at once, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activity_query: Option<String>,
     /// The path prefix every operation's path is under (`/ai`), or empty.
     pub prefix: String,
     pub auth: AuthKind,
@@ -45,6 +58,23 @@ pub struct TenantLimit {
     pub max: u32,
     pub per_minute: u32,
     pub restoration_seconds: u32,
+}
+
+/// An API's host (scheme and authority) per region.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hosts {
+    pub asia: String,
+    pub europe: String,
+    pub north_america: String,
+}
+
+/// The token service's URLs (templates with `{host}` and `{tenant_id}`) and the header that
+/// selects a delegated tenant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenInfo {
+    pub url: String,
+    pub url_without_tenant: String,
+    pub tenant_header: String,
 }
 
 /// A service's published limit: a token bucket of `max` calls, `per_second` back each second,
@@ -105,6 +135,13 @@ pub struct Route {
     /// The resource family (its collection path with `{}` for placeholders), or empty.
     pub family: String,
     pub role: Role,
+    /// The command line's words for it (`venues list`): area, resource (when it is not the
+    /// area's own) and verb, unique within the catalog (see the generator's `command` module).
+    pub command: Vec<String>,
+    /// For a paged operation: the fields of a row shown as table columns by default, names
+    /// first (the spec's `columns`, else chosen from the row's schema); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<String>,
 }
 
 /// A path, query or header parameter.

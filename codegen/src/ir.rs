@@ -428,7 +428,39 @@ pub struct PaginationIr {
     /// The type of one item, when the spec gives it apart from the answer's type.
     pub item_type: Option<TypeRef>,
     pub first_page: u32,
+    /// The spec's default table columns (fields of the row type), or empty.
+    pub columns: Vec<String>,
     pub provenance: Provenance,
+}
+
+/// The fields of one row of a paged operation: its `item_type`, else the elements of the
+/// answer's items field, when that is a named object type.
+pub fn row_fields<'a>(areas: &'a [AreaIr], op: &OpIr) -> Option<(&'a str, &'a [FieldIr])> {
+    let p = op.pagination.as_ref()?;
+    let object = |name: &str| {
+        let t = areas
+            .iter()
+            .flat_map(|a| &a.types)
+            .find(|t| t.name == name)?;
+        match &t.kind {
+            TypeKind::Object(fields, _) => Some((t.name.as_str(), fields.as_slice())),
+            _ => None,
+        }
+    };
+    if let Some(TypeRef::Named { name, .. }) = &p.item_type {
+        return object(name);
+    }
+    let Some(TypeRef::Named { name, .. }) = &op.success.ty else {
+        return None;
+    };
+    let (_, fields) = object(name)?;
+    match &fields.iter().find(|f| f.wire == p.items)?.ty {
+        TypeRef::Array(inner) => match inner.as_ref() {
+            TypeRef::Named { name, .. } => object(name),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 #[derive(Debug)]

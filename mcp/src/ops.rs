@@ -103,6 +103,10 @@ impl Ops {
                     AuthKind::ClientCredentials => rt::ApiAuth::ClientCredentials,
                     AuthKind::UnitToken => rt::ApiAuth::UnitToken,
                 },
+                tenant_limit: table.api.tenant_limit.as_ref().map(|l| rt::TenantLimit {
+                    max: l.max,
+                    per_minute: l.per_minute,
+                }),
             }))
         })
     }

@@ -202,10 +202,12 @@ pub enum Part {
     Sim,
     /// Start-up and tool list size of the MCP server (`ruckus-mcp --local`).
     Mcp,
+    /// The command line `ruckus`: start-up, streaming 10,000 rows, size, build time.
+    Cli,
 }
 
 impl Part {
-    pub const ALL: [Part; 7] = [
+    pub const ALL: [Part; 8] = [
         Part::Generator,
         Part::Runtime,
         Part::Paging,
@@ -213,6 +215,7 @@ impl Part {
         Part::Compile,
         Part::Sim,
         Part::Mcp,
+        Part::Cli,
     ];
 
     /// The name on the command line (and of the benchmark binary's part).
@@ -225,6 +228,7 @@ impl Part {
             Part::Msp => "msp",
             Part::Sim => "sim",
             Part::Mcp => "mcp",
+            Part::Cli => "cli",
         }
     }
 }

@@ -18,12 +18,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The packages published to crates.io.
-pub const PACKAGES: [&str; 5] = [
+pub const PACKAGES: [&str; 6] = [
     "ruckus-one-runtime",
     "ruckus-one",
     "ruckus-one-catalog",
     "ruckus-one-sim",
     "ruckus-one-mcp",
+    "ruckus-one-cli",
 ];
 
 /// crates.io's limit on the compressed size of a `.crate` (bytes).

@@ -22,6 +22,7 @@ const DIRS: &[&str] = &[
     "runtime/src",
     "sim/src",
     "mcp/src",
+    "cli/src",
     "tests/src",
     "benches/src",
     "benches/stats/src",

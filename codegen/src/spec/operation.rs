@@ -185,6 +185,10 @@ pub struct Pagination {
     /// many queries): `.items()` decodes each item as this type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub item_type: Option<TypeExpr>,
+    /// The fields of a row the command line shows as table columns by default (each must be a
+    /// field of the row type).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<String>,
 }

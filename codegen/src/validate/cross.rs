@@ -52,6 +52,7 @@ impl Validator {
         self.check_namespace(areas, files, ctx);
         self.check_parameter_types(areas, files);
         self.check_pagination_items(areas, files);
+        self.check_columns(areas, files);
         self.check_union_tags(areas, files);
         self.check_recursion(areas, files);
         self.check_nesting(areas, files);
@@ -222,6 +223,33 @@ impl Validator {
                             "pagination items field `{}` is not a field of `{name}`",
                             p.items
                         ),
+                    )
+                });
+            }
+        }
+    }
+}
+
+impl Validator {
+    /// A paged operation's `columns` must name fields of its row type.
+    fn check_columns(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
+        for (file, anchor, o) in each_op(areas, files) {
+            let Some(p) = o.pagination.as_ref().filter(|p| !p.columns.is_empty()) else {
+                continue;
+            };
+            let row = crate::ir::row_fields(areas, o);
+            for column in &p.columns {
+                let message = match row {
+                    None => "`columns` needs a row type: set `item_type`".to_owned(),
+                    Some((name, fields)) if !fields.iter().any(|f| &f.wire == column) => {
+                        format!("column `{column}` is not a field of the row type `{name}`")
+                    }
+                    Some(_) => continue,
+                };
+                self.diags.push_with(|| {
+                    file.diag(
+                        &["operations:", &anchor, "pagination:", "columns:"],
+                        message,
                     )
                 });
             }

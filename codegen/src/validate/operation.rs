@@ -80,6 +80,7 @@ impl Validator {
             items: p.items.clone(),
             item_type,
             first_page: p.first_page.unwrap_or(1),
+            columns: p.columns.clone(),
             provenance: self.provenance(&at.with(&["pagination:"]), p.provenance.as_deref()),
         });
         if !ok {

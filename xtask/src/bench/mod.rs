@@ -30,6 +30,7 @@
 //! target.
 
 pub mod build;
+mod cli;
 mod compile;
 mod e2e;
 mod generator;
@@ -83,6 +84,11 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<(), String> {
     if parts.contains(&Part::Mcp) {
         if let Err(e) = mcp::run(root, args, &mut rows) {
             failure.get_or_insert(format!("mcp: {e}"));
+        }
+    }
+    if parts.contains(&Part::Cli) {
+        if let Err(e) = cli::run(root, args, &mut rows) {
+            failure.get_or_insert(format!("cli: {e}"));
         }
     }
     table::print(args.quick, &rows);

@@ -6,6 +6,8 @@
 //! them; nothing here is code. Also the coverage page
 //! `docs/simulator-coverage.md`: what the simulator does and checks per operation.
 
+mod columns;
+mod command;
 mod coverage;
 mod family;
 
@@ -13,11 +15,11 @@ use super::openapi::shared::{
     named_schema, param_schema, ref_schema, request_types, response_types,
 };
 use super::text::PREAMBLE;
-use crate::ir::{ApiIr, BodyKind, Ir, Lifecycle, OpIr, ParamIr, ResponseKind};
+use crate::ir::{ApiIr, AuthIr, BodyKind, Ir, Lifecycle, OpIr, ParamIr, ResponseKind};
 use family::Role;
 use ruckus_one_catalog::{
-    ApiInfo, ErrorFamily, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, TenantLimit,
-    Version,
+    ApiInfo, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody, ResponseBody, Route,
+    TenantLimit, TokenInfo, Version,
 };
 use serde_yaml::{Mapping, Value};
 use std::collections::BTreeMap;
@@ -35,9 +37,11 @@ const PROSE_KEYS: [&str; 5] = [
 pub fn files(ir: &Ir) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut roles = Vec::new();
+    let commands = command::names(ir);
     for api in &ir.apis {
         let api_roles = family::roles(api);
-        out.insert(format!("catalog/{}.json", api.name), table(api, &api_roles));
+        let text = table(ir, api, &api_roles, &commands);
+        out.insert(format!("catalog/{}.json", api.name), text);
         roles.push(api_roles);
     }
     out.insert(
@@ -57,18 +61,28 @@ fn schema(v: Value) -> serde_json::Value {
 }
 
 /// The table, one route and one schema per line so that a spec change reads as a small diff.
-fn table(api: &ApiIr, roles: &BTreeMap<String, (String, Role)>) -> String {
+fn table(
+    ir: &Ir,
+    api: &ApiIr,
+    roles: &BTreeMap<String, (String, Role)>,
+    commands: &command::Names,
+) -> String {
     let mut s = format!("{{\"generated\":{},\n", json(&PREAMBLE));
     s.push_str(&format!(
         "\"api\":{},\n\"routes\":[\n",
-        json(&api_header(api))
+        json(&api_header(api, &ir.auth))
     ));
     let routes: Vec<String> = api
         .areas
         .iter()
         .flat_map(|a| a.operations.iter().map(move |o| (a, o)))
         .filter(|(_, o)| o.is_generated())
-        .map(|(area, op)| json(&route(api, &area.name, op, roles.get(&op.id))))
+        .map(|(area, op)| {
+            let mut r = route(api, &area.name, op, roles.get(&op.id));
+            r.command = commands.get(&api.name, &op.id);
+            r.columns = columns::of(api, op);
+            json(&r)
+        })
         .collect();
     s.push_str(&routes.join(",\n"));
     s.push_str("],\n\"schemas\":{\n");
@@ -83,7 +97,7 @@ fn table(api: &ApiIr, roles: &BTreeMap<String, (String, Role)>) -> String {
     s
 }
 
-fn api_header(api: &ApiIr) -> ApiInfo {
+fn api_header(api: &ApiIr, auth: &AuthIr) -> ApiInfo {
     let families = api
         .families
         .iter()
@@ -118,6 +132,19 @@ fn api_header(api: &ApiIr) -> ApiInfo {
     });
     ApiInfo {
         name: api.name.clone(),
+        title: api.title.clone(),
+        hosts: Hosts {
+            asia: api.hosts.asia.clone(),
+            europe: api.hosts.europe.clone(),
+            north_america: api.hosts.north_america.clone(),
+        },
+        token: TokenInfo {
+            url: auth.token_url.value.clone(),
+            url_without_tenant: auth.token_url_without_tenant.value.clone(),
+            tenant_header: auth.tenant_header.value.clone(),
+        },
+        activity: api.activity_operation.clone(),
+        activity_query: api.activity_query_operation.clone(),
         prefix: api.prefix.value.clone(),
         auth: api.auth.value,
         default_family: api.default_family.clone(),
@@ -183,6 +210,8 @@ fn route(api: &ApiIr, area: &str, op: &OpIr, role: Option<&(String, Role)>) -> R
         service: service.to_owned(),
         family: family.to_owned(),
         role,
+        command: Vec::new(),
+        columns: Vec::new(),
     }
 }
 

@@ -330,6 +330,7 @@ pub fn pagination(paging: Option<DescPaging>, source: &str) -> Option<Pagination
         items,
         first_page,
         item_type: None,
+        columns: Vec::new(),
         provenance: Some(format!("reference: {source}")),
     })
 }

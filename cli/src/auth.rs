@@ -1,0 +1,124 @@
+//! `ruckus auth login|status|logout`: profiles in the config file, secrets in the keychain or
+//! the 0600 secrets file; the secret is read from a prompt without echo (or standard input),
+//! never from a flag, and never printed.
+
+use crate::exit::{Exit, Failure};
+use crate::opts::Opts;
+use crate::store::{self, Profile, SecretPlace};
+use clap::ArgMatches;
+use std::io::{BufRead, IsTerminal};
+
+pub fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
+    match m.subcommand() {
+        Some(("login", sub)) => login(sub, opts),
+        Some(("status", _)) => status(opts),
+        Some(("logout", _)) => logout(opts),
+        _ => Err(Failure::usage("ruckus auth login|status|logout")),
+    }
+}
+
+fn login(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
+    let mut profile = store::profile(&opts.profile)?.unwrap_or_default();
+    let client_id = opts.client_id.clone().or(profile.client_id.clone());
+    let Some(client_id) = client_id else {
+        return Err(Failure::usage("auth login needs --client-id"));
+    };
+    let token_tenant = opts.token_tenant.clone().or(profile.token_tenant.clone());
+    let Some(token_tenant) = token_tenant else {
+        return Err(Failure::usage(
+            "auth login needs --token-tenant (the tenant that owns the token)",
+        ));
+    };
+    let secret = read_secret(m.get_flag("secret-stdin"))?;
+    profile = Profile {
+        client_id: Some(client_id),
+        token_tenant: Some(token_tenant),
+        region: opts.region.clone().or(profile.region),
+        tenant: m
+            .get_one::<String>("default-tenant")
+            .cloned()
+            .or(profile.tenant),
+        base_url: opts.base_url.clone().or(profile.base_url),
+    };
+    store::save_profile(&opts.profile, &profile)?;
+    let (place, why) = store::store_secret(&opts.profile, &secret)?;
+    match place {
+        SecretPlace::Keychain => eprintln!(
+            "profile `{}` saved; secret in the OS keychain",
+            opts.profile
+        ),
+        SecretPlace::File => eprintln!(
+            "profile `{}` saved; the keychain is not available ({}), so the secret is in {} (mode 0600)",
+            opts.profile,
+            why.unwrap_or_default(),
+            store::secrets_path().display()
+        ),
+    }
+    Ok(())
+}
+
+fn read_secret(from_stdin: bool) -> Result<String, Failure> {
+    let secret = if from_stdin || !std::io::stdin().is_terminal() {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| Failure::usage(format!("reading the secret: {e}")))?;
+        line.trim_end_matches(['\r', '\n']).to_owned()
+    } else {
+        rpassword::prompt_password("client secret (not shown): ")
+            .map_err(|e| Failure::usage(format!("reading the secret: {e}")))?
+    };
+    if secret.is_empty() {
+        return Err(Failure::usage("the client secret is empty"));
+    }
+    Ok(secret)
+}
+
+fn status(opts: &Opts) -> Result<(), Failure> {
+    let profile = store::profile(&opts.profile)?;
+    let from_env = std::env::var(ruckus_one_runtime::env::CLIENT_SECRET).is_ok();
+    let secret = if from_env {
+        "environment (RUCKUS_CLIENT_SECRET)".to_owned()
+    } else {
+        match store::secret(&opts.profile)? {
+            Some((_, SecretPlace::Keychain)) => "OS keychain".to_owned(),
+            Some((_, SecretPlace::File)) => {
+                format!("{} (mode 0600)", store::secrets_path().display())
+            }
+            None => "none".to_owned(),
+        }
+    };
+    let p = profile.clone().unwrap_or_default();
+    let v = serde_json::json!({
+        "profile": opts.profile,
+        "config_file": store::config_path().display().to_string(),
+        "saved": profile.is_some(),
+        "client_id": opts.client_id.clone().or(std::env::var(ruckus_one_runtime::env::CLIENT_ID).ok()).or(p.client_id),
+        "token_tenant": opts.token_tenant.clone().or(std::env::var(ruckus_one_runtime::env::TENANT_ID).ok()).or(p.token_tenant),
+        "region": opts.region.clone().or(std::env::var(ruckus_one_runtime::env::REGION).ok()).or(p.region),
+        "tenant": opts.tenant.clone().or(p.tenant),
+        "secret": secret,
+    });
+    crate::output::value(opts.format, &v).map_err(crate::call::io)?;
+    if profile.is_none() && !from_env {
+        return Err(Failure::new(
+            Exit::Auth,
+            format!("no profile `{}`: run `ruckus auth login`", opts.profile),
+        ));
+    }
+    Ok(())
+}
+
+fn logout(opts: &Opts) -> Result<(), Failure> {
+    let secret = store::remove_secret(&opts.profile)?;
+    let profile = store::remove_profile(&opts.profile)?;
+    if !secret && !profile {
+        return Err(Failure::new(
+            Exit::Auth,
+            format!("no profile `{}`", opts.profile),
+        ));
+    }
+    eprintln!("profile `{}` removed", opts.profile);
+    Ok(())
+}

@@ -1,0 +1,172 @@
+//! Sending a call through the runtime and writing its answer: rows of paged operations (every
+//! page with `--all`, streamed), asynchronous writes waited for, other answers as they come.
+
+use crate::exit::{Exit, Failure};
+use crate::ops::{self, Op};
+use crate::opts::{Format, Opts};
+use crate::output::{self, Rows};
+use crate::progress::Progress;
+use crate::request::Call;
+use futures_util::StreamExt;
+use ruckus_one_catalog::ResponseKind;
+use ruckus_one_runtime::{Client, PageStyle, Paging, Request, WaitOptions};
+use serde_json::Value;
+
+/// The runtime request of `call`, acting as `client` does.
+pub fn build<'a>(client: &'a Client, call: &Call) -> Request<'a> {
+    let operation = ops::operation(call.op);
+    let path: Vec<&str> = call.path.iter().map(String::as_str).collect();
+    let mut req = Request::new(client, operation, &path);
+    for (name, value) in &call.query {
+        req.query(name, value);
+    }
+    if let Some(body) = &call.body {
+        req.json(body);
+    }
+    if call.version > 0 {
+        req.version(call.version);
+    }
+    req
+}
+
+fn paging(op: Op) -> Option<Paging> {
+    let p = op.route.paging.as_ref()?;
+    let style = match p.style {
+        ruckus_one_catalog::PageStyle::QueryBody => PageStyle::QueryBody,
+        ruckus_one_catalog::PageStyle::QueryParams => PageStyle::QueryParams,
+        ruckus_one_catalog::PageStyle::Spring => PageStyle::Spring,
+    };
+    Some(Paging {
+        style,
+        items: p.items.as_str(),
+        first_page: p.first_page as u32,
+    })
+}
+
+/// The columns rows are shown with: `--columns`, else the operation's.
+pub fn columns(op: Op, opts: &Opts) -> Vec<String> {
+    opts.columns
+        .clone()
+        .unwrap_or_else(|| op.route.columns.clone())
+}
+
+/// Runs `call` and writes its answer.
+pub async fn run(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failure> {
+    let op = call.op;
+    if let (Some(p), true) = (paging(op), opts.all) {
+        let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());
+        let mut items = build(client, call).items::<Value>(p);
+        while let Some(item) = items.next().await {
+            rows.row(&item?).map_err(io)?;
+        }
+        return rows.finish().map_err(io);
+    }
+    match op.route.response.kind {
+        ResponseKind::Empty => {
+            build(client, call).send_empty().await?;
+            eprintln!("done: {} {}", op.route.method.as_str(), op.route.path);
+            Ok(())
+        }
+        ResponseKind::Text => {
+            println!("{}", build(client, call).send_text().await?);
+            Ok(())
+        }
+        ResponseKind::Binary => {
+            let bytes = build(client, call).send_bytes().await?;
+            use std::io::Write;
+            std::io::stdout().write_all(&bytes).map_err(io)
+        }
+        ResponseKind::Json => {
+            let answer: Value = build(client, call).send_json().await?;
+            answer_json(client, call, opts, answer).await
+        }
+    }
+}
+
+async fn answer_json(
+    client: &Client,
+    call: &Call,
+    opts: &Opts,
+    answer: Value,
+) -> Result<(), Failure> {
+    let op = call.op;
+    if let Some(p) = &op.route.paging
+        && let Some(items) = answer.get(&p.items).and_then(Value::as_array)
+    {
+        let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());
+        for item in items {
+            rows.row(item).map_err(io)?;
+        }
+        return rows.finish().map_err(io);
+    }
+    if op.route.asynchronous
+        && let Some(id) = answer.get("requestId").and_then(Value::as_str)
+    {
+        if opts.no_wait {
+            return print_request_id(opts.format, id);
+        }
+        let activity = wait(client, op, id, opts.tty_err).await?;
+        return single(opts, &activity);
+    }
+    if let Value::Array(items) = &answer {
+        let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());
+        for item in items {
+            rows.row(item).map_err(io)?;
+        }
+        return rows.finish().map_err(io);
+    }
+    single(opts, &answer)
+}
+
+/// A single answer: through `--jq` when given, else in the output format.
+pub fn single(opts: &Opts, v: &Value) -> Result<(), Failure> {
+    match &opts.jq {
+        Some(jq) => jq.print(v),
+        None => output::value(opts.format, v).map_err(io),
+    }
+}
+
+fn print_request_id(format: Format, id: &str) -> Result<(), Failure> {
+    match format {
+        Format::Table => {
+            println!("{id}");
+            Ok(())
+        }
+        f => output::value(f, &serde_json::json!({"requestId": id})).map_err(io),
+    }
+}
+
+/// Waits for the activity `id` of a write of `op` (as the client acts), with a progress line on
+/// a terminal. A failed activity is an [`Exit::ActivityFailed`] with its error.
+pub async fn wait(client: &Client, op: Op, id: &str, progress: bool) -> Result<Value, Failure> {
+    let activity = activity_op(op)?;
+    let progress = progress.then(|| Progress::start(format!("waiting for activity {id}")));
+    let result = ruckus_one_runtime::wait_for_activity::<Value>(
+        client,
+        activity,
+        id,
+        &WaitOptions::default(),
+    )
+    .await;
+    if let Some(p) = progress {
+        p.stop();
+    }
+    Ok(result?)
+}
+
+fn activity_op(op: Op) -> Result<&'static ruckus_one_runtime::Operation, Failure> {
+    let id = op.table.api.activity.as_deref().ok_or_else(|| {
+        Failure::new(
+            Exit::Other,
+            format!("the {} API has no activities", op.table.api.name),
+        )
+    })?;
+    let activity = ops::by_id(op.table, id).ok_or_else(|| {
+        Failure::other(format!("activity operation `{id}` is not in the catalog"))
+    })?;
+    Ok(ops::operation(activity))
+}
+
+pub fn io(e: std::io::Error) -> Failure {
+    Failure::other(format!("writing the answer: {e}"))
+}

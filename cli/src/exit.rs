@@ -1,0 +1,152 @@
+//! How `ruckus` ends: one exit code per class of failure, and the one-line error it prints.
+
+use ruckus_one_runtime::Error;
+
+/// The exit codes, documented in `ruckus schema` and `ruckus --help`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    Ok,
+    /// Anything not below: a transport error, a server error, a bad answer.
+    Other,
+    /// A bad command line: unknown command or flag, a missing or contradicting value.
+    Usage,
+    /// No credentials, or the token service refused them (401, 403).
+    Auth,
+    /// The service answered 404.
+    NotFound,
+    /// Still rate limited (429) after the retries.
+    RateLimited,
+    /// An asynchronous write's activity failed (or did not end in time).
+    ActivityFailed,
+}
+
+impl Exit {
+    pub const ALL: [Exit; 7] = [
+        Exit::Ok,
+        Exit::Other,
+        Exit::Usage,
+        Exit::Auth,
+        Exit::NotFound,
+        Exit::RateLimited,
+        Exit::ActivityFailed,
+    ];
+
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Other => 1,
+            Exit::Usage => 2,
+            Exit::Auth => 3,
+            Exit::NotFound => 4,
+            Exit::RateLimited => 5,
+            Exit::ActivityFailed => 6,
+        }
+    }
+
+    /// The class's name in JSON errors and `ruckus schema`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Exit::Ok => "ok",
+            Exit::Other => "other",
+            Exit::Usage => "usage",
+            Exit::Auth => "auth",
+            Exit::NotFound => "not_found",
+            Exit::RateLimited => "rate_limited",
+            Exit::ActivityFailed => "activity_failed",
+        }
+    }
+
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Exit::Ok => "success",
+            Exit::Other => "any other failure (transport, server error, unreadable answer)",
+            Exit::Usage => {
+                "bad command line: unknown command or flag, missing or contradicting value"
+            }
+            Exit::Auth => "no credentials, or they were refused (401/403)",
+            Exit::NotFound => "the service answered 404",
+            Exit::RateLimited => "still rate limited (429) after retrying",
+            Exit::ActivityFailed => "an asynchronous write's activity failed or timed out",
+        }
+    }
+
+    /// The lines `--help` ends with.
+    pub fn help_text() -> String {
+        let mut s = String::from("Exit codes:\n");
+        for e in Exit::ALL {
+            s.push_str(&format!(
+                "  {}  {:<16} {}\n",
+                e.code(),
+                e.name(),
+                e.meaning()
+            ));
+        }
+        s
+    }
+}
+
+/// A failure: its class and a one-line message without secrets.
+#[derive(Debug)]
+pub struct Failure {
+    pub exit: Exit,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(exit: Exit, message: impl Into<String>) -> Failure {
+        Failure {
+            exit,
+            message: message.into(),
+        }
+    }
+
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure::new(Exit::Usage, message)
+    }
+
+    pub fn other(message: impl Into<String>) -> Failure {
+        Failure::new(Exit::Other, message)
+    }
+
+    /// Prints the failure on stderr as one line: JSON when `json`, else text.
+    pub fn print(&self, json: bool) {
+        let line = one_line(&self.message);
+        if json {
+            let v = serde_json::json!({"error": {
+                "class": self.exit.name(),
+                "exit": self.exit.code(),
+                "message": line,
+            }});
+            eprintln!("{v}");
+        } else {
+            eprintln!("ruckus: {line}");
+        }
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        // The runtime's Display redacts secrets.
+        Failure::new(class_of(&e), e.to_string())
+    }
+}
+
+/// The exit class of a runtime error.
+pub fn class_of(e: &Error) -> Exit {
+    match e {
+        Error::Auth { .. } => Exit::Auth,
+        Error::Activity(_) => Exit::ActivityFailed,
+        Error::InvalidRequest { .. } | Error::InvalidTenantId { .. } => Exit::Usage,
+        Error::Env { .. } => Exit::Auth,
+        _ => match e.status() {
+            Some(401 | 403) => Exit::Auth,
+            Some(404) => Exit::NotFound,
+            Some(429) => Exit::RateLimited,
+            _ => Exit::Other,
+        },
+    }
+}

@@ -1,0 +1,249 @@
+//! An operation's flags: one per path and query parameter and per top-level scalar field of
+//! its JSON body, named in kebab case (`venueId` is `--venue-id`); a name taken by a global flag
+//! or by another of the operation's flags gets a `param-` or `field-` prefix.
+
+use crate::ops::Op;
+use crate::tree::globals;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// Where a flag's value goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Path,
+    Query,
+    Body,
+}
+
+/// How a flag's text becomes a JSON value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Integer,
+    Number,
+    Boolean,
+}
+
+#[derive(Debug, Clone)]
+pub struct Flag {
+    /// clap's id: `<place>:<wire name>`.
+    pub id: String,
+    pub long: String,
+    pub help: String,
+    pub value_name: String,
+    pub required: bool,
+    pub choices: Vec<String>,
+    pub place: Place,
+    pub wire: String,
+    pub kind: Kind,
+}
+
+/// `venueId` as `venue-id`.
+pub fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if prev_lower {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+            prev_lower = false;
+        } else if c == '_' || c == '.' || c == ' ' {
+            out.push('-');
+            prev_lower = false;
+        } else {
+            out.push(c);
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        }
+    }
+    out
+}
+
+/// The flags of `op`, parameters first.
+pub fn flags(op: Op) -> Vec<Flag> {
+    let mut taken: BTreeSet<String> = globals()
+        .iter()
+        .filter_map(|a| a.get_long().map(str::to_owned))
+        .chain(["help", "version"].map(String::from))
+        .collect();
+    let mut out = Vec::new();
+    let r = op.route;
+    let params = r
+        .path_params
+        .iter()
+        .map(|p| (Place::Path, p))
+        .chain(r.query.iter().map(|p| (Place::Query, p)));
+    for (place, p) in params {
+        let (kind, choices) = kind_of(op, &p.schema);
+        let help = if p.description.is_empty() {
+            format!("{} parameter `{}`", place_word(place), p.name)
+        } else {
+            p.description.clone()
+        };
+        let required = p.required && place == Place::Path;
+        out.push(named(
+            &mut taken, "param", place, &p.name, help, required, kind, choices,
+        ));
+    }
+    for (name, schema) in body_scalars(op) {
+        let (kind, choices) = kind_of(op, &schema);
+        let help = format!("Body field `{name}`");
+        out.push(named(
+            &mut taken,
+            "field",
+            Place::Body,
+            &name,
+            help,
+            false,
+            kind,
+            choices,
+        ));
+    }
+    out
+}
+
+fn place_word(p: Place) -> &'static str {
+    match p {
+        Place::Path => "Path",
+        Place::Query => "Query",
+        Place::Body => "Body",
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn named(
+    taken: &mut BTreeSet<String>,
+    prefix: &str,
+    place: Place,
+    wire: &str,
+    help: String,
+    required: bool,
+    kind: Kind,
+    choices: Vec<String>,
+) -> Flag {
+    let mut long = kebab(wire);
+    if long.is_empty() || taken.contains(&long) {
+        long = format!("{prefix}-{long}");
+    }
+    while taken.contains(&long) {
+        long.push('_');
+    }
+    taken.insert(long.clone());
+    let place_id = match place {
+        Place::Path => "path",
+        Place::Query => "query",
+        Place::Body => "body",
+    };
+    Flag {
+        id: format!("{place_id}:{wire}"),
+        value_name: long.to_uppercase().replace('-', "_"),
+        long,
+        help,
+        required,
+        choices,
+        place,
+        wire: wire.to_owned(),
+        kind,
+    }
+}
+
+/// The JSON schema `$ref` points at, else the schema itself.
+pub fn resolve<'a>(op: Op, schema: &'a Value) -> &'a Value
+where
+    'static: 'a,
+{
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => crate::ops::schema(op.table, r).unwrap_or(schema),
+        None => schema,
+    }
+}
+
+/// The top-level scalar fields of the JSON body, in the schema's order.
+pub fn body_scalars(op: Op) -> Vec<(String, Value)> {
+    let Some(body) = op.route.request.as_ref() else {
+        return Vec::new();
+    };
+    let schema = resolve(op, &body.schema);
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .filter(|(_, s)| kind_of(op, s).0 != Kind::Text || is_text(op, s))
+        .map(|(k, s)| (k.clone(), s.clone()))
+        .collect()
+}
+
+fn types(schema: &Value) -> Vec<&str> {
+    match schema.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn is_text(op: Op, schema: &Value) -> bool {
+    let s = resolve(op, schema);
+    types(s).contains(&"string") || s.get("enum").is_some()
+}
+
+/// How a value of `schema` is read from a flag, and its choices if it is an enum.
+pub fn kind_of(op: Op, schema: &Value) -> (Kind, Vec<String>) {
+    let s = resolve(op, schema);
+    let choices: Vec<String> = s
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(|vs| {
+            vs.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let ts = types(s);
+    let kind = if ts.contains(&"integer") {
+        Kind::Integer
+    } else if ts.contains(&"number") {
+        Kind::Number
+    } else if ts.contains(&"boolean") {
+        Kind::Boolean
+    } else {
+        Kind::Text
+    };
+    (kind, choices)
+}
+
+/// A flag's text as JSON of its kind.
+pub fn value_of(kind: Kind, text: &str) -> Result<Value, String> {
+    match kind {
+        Kind::Text => Ok(Value::String(text.to_owned())),
+        Kind::Integer => text
+            .parse::<i64>()
+            .map(Value::from)
+            .map_err(|_| format!("`{text}` is not an integer")),
+        Kind::Number => text
+            .parse::<f64>()
+            .ok()
+            .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number))
+            .ok_or_else(|| format!("`{text}` is not a number")),
+        Kind::Boolean => match text {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(format!("`{text}` is not true or false")),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kebab;
+
+    #[test]
+    fn kebab_case_of_wire_names() {
+        assert_eq!(kebab("venueId"), "venue-id");
+        assert_eq!(kebab("serialNumber"), "serial-number");
+        assert_eq!(kebab("page_size"), "page-size");
+        assert_eq!(kebab("apMAC"), "ap-mac");
+    }
+}

@@ -1,0 +1,137 @@
+//! One operation's call as the command line gives it: path and query values, body, media
+//! version; checked before anything is sent.
+
+use crate::exit::Failure;
+use crate::fields::{self, Place};
+use crate::input;
+use crate::ops::Op;
+use crate::opts::Opts;
+use clap::ArgMatches;
+use serde_json::Value;
+
+/// What to send.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub op: Op,
+    /// Path parameter values in template order.
+    pub path: Vec<String>,
+    pub query: Vec<(&'static str, String)>,
+    pub body: Option<Value>,
+    /// Index into the route's versions.
+    pub version: usize,
+}
+
+impl std::fmt::Debug for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.route.id)
+    }
+}
+
+/// Reads the call of `op` from its matches and the global flags.
+pub fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure> {
+    let r = op.route;
+    let from_json = input::whole_body(opts.json.as_deref())?;
+    let given = from_json.clone().unwrap_or(Value::Null);
+    let mut body = from_json;
+    let mut path = Vec::new();
+    let mut query = Vec::new();
+    for flag in fields::flags(op) {
+        let Some(text) = m.try_get_one::<String>(&flag.id).ok().flatten() else {
+            continue;
+        };
+        match flag.place {
+            Place::Path => path.push((flag.wire.clone(), text.clone())),
+            Place::Query => {
+                let name = r
+                    .query
+                    .iter()
+                    .find(|p| p.name == flag.wire)
+                    .map(|p| p.name.as_str());
+                query.push((name.unwrap_or(""), text.clone()));
+            }
+            Place::Body => {
+                let v = fields::value_of(flag.kind, text)
+                    .map_err(|e| Failure::usage(format!("--{}: {e}", flag.long)))?;
+                input::set(body.get_or_insert(Value::Null), &flag.wire, v, &given)?;
+            }
+        }
+    }
+    for s in &opts.set {
+        let (p, v) = input::parse_set(s)?;
+        input::set(body.get_or_insert(Value::Null), &p, v, &given)?;
+    }
+    if body.is_some() && r.request.is_none() {
+        return Err(Failure::usage(format!("{} takes no request body", r.id)));
+    }
+    if body.is_none() && r.request.as_ref().is_some_and(|b| b.required) {
+        body = Some(default_body(op));
+    }
+    let path = r
+        .path_params
+        .iter()
+        .map(|p| {
+            path.iter()
+                .find(|(w, _)| w == &p.name)
+                .map(|(_, v)| v.clone())
+                .ok_or_else(|| Failure::usage(format!("--{} is required", fields::kebab(&p.name))))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let version = version_index(op, opts.version_media.as_deref())?;
+    Ok(Call {
+        op,
+        path,
+        query,
+        body,
+        version,
+    })
+}
+
+/// The body a required body starts as when none is given: `{}` (a query with the service's
+/// defaults).
+fn default_body(_op: Op) -> Value {
+    Value::Object(serde_json::Map::new())
+}
+
+fn version_index(op: Op, label: Option<&str>) -> Result<usize, Failure> {
+    let Some(label) = label else {
+        return Ok(0);
+    };
+    let versions = &op.route.versions;
+    versions
+        .iter()
+        .position(|v| v.label == label || v.accept == label)
+        .ok_or_else(|| {
+            let offered: Vec<&str> = versions.iter().map(|v| v.label.as_str()).collect();
+            Failure::usage(if offered.is_empty() {
+                format!(
+                    "{} offers one media version; --version-media does not apply",
+                    op.route.id
+                )
+            } else {
+                format!(
+                    "--version-media {label}: offered are {}",
+                    offered.join(", ")
+                )
+            })
+        })
+}
+
+/// The path with its parameters put in (each percent-encoded).
+pub fn fill_path(template: &str, names: &[String], values: &[String]) -> String {
+    let mut out = template.to_owned();
+    for (n, v) in names.iter().zip(values) {
+        out = out.replace(&format!("{{{n}}}"), &encode(v));
+    }
+    out
+}
+
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

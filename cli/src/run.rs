@@ -1,0 +1,217 @@
+//! From the command line to the call: which area to build, parsing, and dispatch.
+
+use crate::connect::{self, Connection};
+use crate::exit::{Exit, Failure};
+use crate::ops::{self, Op};
+use crate::opts::Opts;
+use crate::{auth, call, dryrun, fanout, request, schema, tree};
+use clap::ArgMatches;
+use std::io::{BufRead, IsTerminal, Write};
+
+pub fn main(mut args: Vec<String>) -> Result<(), Failure> {
+    let area = first_word(&args);
+    if let Some(i) = area {
+        rewrite_alias(&mut args, i)?;
+    }
+    let area_name = area.map(|i| args[i].clone());
+    let root = tree::root(area_name.as_deref())?;
+    let matches = match root.clone().try_get_matches_from(&args) {
+        Ok(m) => m,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: printed as asked, exit 0.
+            let _ = e.print();
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let (words, leaf) = leaf(&matches);
+    let opts = Opts::read(leaf)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::other(e.to_string()))?;
+    match words.first().map(String::as_str) {
+        Some("schema") => {
+            let words: Vec<String> = leaf
+                .get_many::<String>("command")
+                .map(|v| v.cloned().collect())
+                .unwrap_or_default();
+            schema::run(&words)
+        }
+        Some("auth") => auth::run(
+            matches.subcommand().map(|(_, m)| m).unwrap_or(&matches),
+            &opts,
+        ),
+        Some("completion") => completion(root, leaf),
+        Some("man") => man(root),
+        Some("api") => rt.block_on(crate::run_api::api(leaf, &opts)),
+        Some("activity") => rt.block_on(crate::run_api::activity_wait(leaf, &opts)),
+        _ => {
+            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+            let op = ops::by_words(&refs)?
+                .ok_or_else(|| Failure::usage(format!("no command `{}`", words.join(" "))))?;
+            rt.block_on(operation(op, leaf, &opts))
+        }
+    }
+}
+
+/// The words of the subcommands chosen, and the deepest one's matches.
+fn leaf(m: &ArgMatches) -> (Vec<String>, &ArgMatches) {
+    let mut words = Vec::new();
+    let mut at = m;
+    while let Some((name, sub)) = at.subcommand() {
+        words.push(name.to_owned());
+        at = sub;
+    }
+    (words, at)
+}
+
+/// The index of the first word that is not a global flag or its value.
+fn first_word(args: &[String]) -> Option<usize> {
+    let takes_value: Vec<String> = tree::globals()
+        .iter()
+        .filter(|a| a.get_action().takes_values())
+        .flat_map(|a| {
+            let mut names: Vec<String> =
+                a.get_long().map(|l| format!("--{l}")).into_iter().collect();
+            names.extend(a.get_short().map(|s| format!("-{s}")));
+            names
+        })
+        .collect();
+    let mut i = 1;
+    while i < args.len() {
+        let a = &args[i];
+        if takes_value.contains(a) {
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// `ruckus venues query_venues` is `ruckus venues list`: an operation id after the area is
+/// replaced by its command words.
+fn rewrite_alias(args: &mut Vec<String>, area_at: usize) -> Result<(), Failure> {
+    let Some(next) = args.get(area_at + 1).cloned() else {
+        return Ok(());
+    };
+    let area = &args[area_at];
+    let found = ops::all()?.into_iter().find(|o| {
+        &o.route.command[0] == area && (o.route.id == next || o.route.id.replace('_', "-") == next)
+    });
+    if let Some(op) = found {
+        let words = op.route.command[1..].to_vec();
+        args.splice(area_at + 1..area_at + 2, words);
+    }
+    Ok(())
+}
+
+async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
+    let call = request::read(op, m, opts)?;
+    let many = opts.tenants.is_some() || opts.all_customers;
+    if opts.dry_run {
+        let conn = dry_connection(opts).await?;
+        return dryrun::print(&conn.client, &call, opts);
+    }
+    if op.route.method == ruckus_one_catalog::Method::Delete && !confirm(op, opts)? {
+        return Err(Failure::new(Exit::Other, "not deleted"));
+    }
+    let conn = connect::connect(opts).await?;
+    if many {
+        let tenants = match &opts.tenants {
+            Some(t) => t.clone(),
+            None => fanout::customers(&conn.client).await?,
+        };
+        return fanout::run(&conn.client, &call, opts, tenants).await;
+    }
+    let result = call::run(&conn.client, &call, opts).await;
+    drop(conn);
+    result
+}
+
+/// The client of a dry run: the real settings when there are some (for the URL), else the
+/// region's defaults with placeholder credentials; nothing is sent either way.
+async fn dry_connection(opts: &Opts) -> Result<Connection, Failure> {
+    match connect::connect(opts).await {
+        Ok(c) => Ok(c),
+        Err(_) => {
+            let mut o = opts.clone();
+            o.client_id = Some("dry-run".to_owned());
+            o.token_tenant = Some("dry-run".to_owned());
+            // SAFETY of intent: only a placeholder secret, read nowhere.
+            let config = ruckus_one_runtime::Config::new(ruckus_one_runtime::Credentials::new(
+                "dry-run", "dry-run",
+            ))
+            .token_tenant_id("dry-run");
+            let config = match &o.base_url {
+                Some(u) => config.base_url(u.clone()),
+                None => config,
+            };
+            let mut client = ruckus_one_runtime::Client::new(config, ops::auth_settings()?)?;
+            if let Some(t) = &o.tenant {
+                client = client.with_tenant(t)?;
+            }
+            Ok(Connection { client, _sim: None })
+        }
+    }
+}
+
+/// Asks before a delete on a terminal (unless `--yes`); never asks when not on one.
+fn confirm(op: Op, opts: &Opts) -> Result<bool, Failure> {
+    if opts.yes || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+        return Ok(true);
+    }
+    eprint!(
+        "{} ({} {})? [y/N] ",
+        op.route.summary,
+        op.route.method.as_str(),
+        op.route.path
+    );
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Failure::other(e.to_string()))?;
+    Ok(matches!(line.trim(), "y" | "Y" | "yes"))
+}
+
+fn completion(mut root: clap::Command, m: &ArgMatches) -> Result<(), Failure> {
+    use clap_complete::Shell;
+    let shell = match m.get_one::<String>("shell").map(String::as_str) {
+        Some("zsh") => Shell::Zsh,
+        Some("fish") => Shell::Fish,
+        _ => Shell::Bash,
+    };
+    let full = full_tree(root.clone())?;
+    root = full;
+    clap_complete::generate(shell, &mut root, "ruckus", &mut std::io::stdout());
+    Ok(())
+}
+
+fn man(root: clap::Command) -> Result<(), Failure> {
+    let full = full_tree(root)?;
+    clap_mangen::Man::new(full)
+        .render(&mut std::io::stdout())
+        .map_err(|e| Failure::other(e.to_string()))
+}
+
+/// The root with every area built in full (completion and man pages need all commands).
+fn full_tree(_root: clap::Command) -> Result<clap::Command, Failure> {
+    let mut root = tree::root(None)?;
+    let areas: Vec<String> = root
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .filter(|n| !tree::BUILT_IN.contains(&n.as_str()))
+        .collect();
+    for area in areas {
+        let built = tree::root(Some(&area))?;
+        if let Some(full) = built.find_subcommand(&area) {
+            root = root.mut_subcommand(&area, |_| full.clone());
+        }
+    }
+    Ok(root)
+}

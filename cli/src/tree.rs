@@ -1,0 +1,213 @@
+//! The command tree, built with clap's builder from the catalog at run time. Only the area
+//! named on the command line is built in full (its operations and their flags); the others
+//! are one line each, so `ruckus --help` and a call of one operation parse little.
+
+use crate::exit::Exit;
+use crate::fields::{self, Flag};
+use crate::ops::{self, Op};
+use clap::{Arg, ArgAction, Command};
+use std::collections::BTreeMap;
+
+/// Words the binary keeps for itself at the top level.
+pub const BUILT_IN: [&str; 6] = ["api", "auth", "schema", "activity", "completion", "man"];
+
+/// The heading global flags are listed under in `--help`.
+const GLOBAL: &str = "Global options";
+
+/// The global flags: their long names are not used for an operation's own flags.
+pub fn globals() -> Vec<Arg> {
+    let flag = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .help(help)
+            .action(ArgAction::SetTrue)
+            .global(true)
+            .help_heading(GLOBAL)
+    };
+    let value = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .help(help)
+            .global(true)
+            .num_args(1)
+            .help_heading(GLOBAL)
+    };
+    vec![
+        value("output", "Output format: table (default on a terminal), json (default otherwise), yaml, jsonl, csv")
+            .short('o')
+            .value_parser(["table", "json", "yaml", "jsonl", "csv"]),
+        value("columns", "Comma-separated fields shown as columns (table, csv); `a.b` reads nested fields"),
+        value("jq", "jq filter applied to each row of a list, else to the answer (results one a line)"),
+        flag("all", "Fetch every page of a paged operation (rows stream as they arrive)"),
+        flag("no-wait", "Do not wait for an asynchronous write: print its request id"),
+        flag("yes", "Do not ask before a delete"),
+        flag("dry-run", "Print the request that would be sent (secrets redacted) and send nothing"),
+        flag("local", "Run against the simulator, in process, instead of RUCKUS One"),
+        value("seed", "With --local: objects and tenants to start the simulator with (JSON or YAML file)"),
+        value("tenant", "Act for this delegated (customer) tenant"),
+        value("tenants", "Run the command for each of these customer tenants (comma-separated)"),
+        flag("all-customers", "Run the command for every customer of the MSP account"),
+        value("concurrency", "Customers worked on at once with --tenants/--all-customers (default 8)")
+            .value_parser(clap::value_parser!(usize)),
+        value("profile", "Named profile of the config file (default: `default`)"),
+        value("region", "Region: na, eu or asia (overrides the profile)"),
+        value("client-id", "Application client id (overrides environment and profile)"),
+        value("token-tenant", "Tenant id that owns the application token (overrides environment and profile)"),
+        value("base-url", "Send every call to this base URL instead of the region's hosts"),
+        value("json", "Whole request body: inline JSON, @FILE, or - for standard input"),
+        Arg::new("set")
+            .long("set")
+            .help("Set a (nested) body field: --set a.b=VALUE (VALUE read as JSON, else text)")
+            .action(ArgAction::Append)
+            .num_args(1)
+            .global(true)
+            .help_heading(GLOBAL),
+        value("version-media", "Media version to use (`v1.1`), where the operation offers several"),
+    ]
+}
+
+/// The root command; `area`, when given, is built in full.
+pub fn root(area: Option<&str>) -> Result<Command, crate::exit::Failure> {
+    let mut root = Command::new("ruckus")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Every RUCKUS One operation as a command: `ruckus <area> [<resource>] <verb>`")
+        .after_help(format!(
+            "Start without an account: `ruckus --local venues list`.\n\n{}",
+            Exit::help_text()
+        ))
+        .subcommand_required(true)
+        .args(globals())
+        .subcommands(crate::builtin::commands());
+    let all = ops::all()?;
+    let mut areas: BTreeMap<&str, Vec<Op>> = BTreeMap::new();
+    for op in all {
+        areas
+            .entry(op.route.command[0].as_str())
+            .or_default()
+            .push(op);
+    }
+    for (name, ops) in areas {
+        let full = area == Some(name);
+        root = root.subcommand(area_command(name, &ops, full));
+    }
+    Ok(root)
+}
+
+fn area_command(name: &'static str, ops: &[Op], full: bool) -> Command {
+    let api = &ops[0].table.api.name;
+    let about = format!(
+        "{} operations ({} API, area {})",
+        ops.len(),
+        api,
+        ops[0].route.area
+    );
+    let mut cmd = Command::new(name).about(about).subcommand_required(true);
+    if !full {
+        return cmd;
+    }
+    let mut groups: BTreeMap<&str, Vec<Op>> = BTreeMap::new();
+    for op in ops {
+        match op.route.command.len() {
+            3 => groups
+                .entry(op.route.command[1].as_str())
+                .or_default()
+                .push(*op),
+            _ => cmd = cmd.subcommand(op_command(*op)),
+        }
+    }
+    for (resource, ops) in groups {
+        let about = ops
+            .iter()
+            .map(|o| o.route.command[2].as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let group = Command::new(resource)
+            .about(about)
+            .subcommand_required(true)
+            .subcommands(ops.into_iter().map(op_command));
+        cmd = cmd.subcommand(group);
+    }
+    cmd
+}
+
+/// One operation's command: its flags and the help that says where it goes.
+pub fn op_command(op: Op) -> Command {
+    let r = op.route;
+    let verb = r.command.last().map_or("", String::as_str);
+    let mut cmd = Command::new(verb)
+        .about(r.summary.clone())
+        .after_help(op_help(op));
+    for flag in fields::flags(op) {
+        cmd = cmd.arg(flag_arg(&flag));
+    }
+    cmd
+}
+
+fn flag_arg(flag: &Flag) -> Arg {
+    let mut arg = Arg::new(flag.id.clone())
+        .long(flag.long.clone())
+        .help(flag.help.clone())
+        .num_args(1)
+        .value_name(flag.value_name.clone());
+    if flag.required {
+        arg = arg.required(true);
+    }
+    if !flag.choices.is_empty() {
+        arg = arg.value_parser(flag.choices.clone());
+    }
+    arg
+}
+
+/// The lines after an operation's help: where it goes and how it behaves.
+pub fn op_help(op: Op) -> String {
+    let r = op.route;
+    let versions = if r.versions.is_empty() {
+        "one (no --version-media)".to_owned()
+    } else {
+        r.versions
+            .iter()
+            .map(|v| v.label.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let limit = op
+        .table
+        .api
+        .rate_limits
+        .iter()
+        .find(|l| l.service == r.service)
+        .map_or("no published limit".to_owned(), |l| {
+            format!(
+                "{} calls, {}/s back, per {}",
+                l.max,
+                l.per_second,
+                l.scope.as_str()
+            )
+        });
+    let paging = r.paging.as_ref().map_or("no".to_owned(), |p| {
+        format!(
+            "{} (rows in `{}`; --all for every page)",
+            p.style.as_str(),
+            p.items
+        )
+    });
+    format!(
+        "Operation:      {} ({} API)\nRequest:        {} {}{}\nMedia versions: {}\nAsynchronous:   {}\nPaged:          {}\nRate limit:     service `{}`: {}\nLifecycle:      {}\nProvenance:     {}",
+        r.id,
+        op.table.api.name,
+        r.method.as_str(),
+        op.table.api.prefix,
+        r.path,
+        versions,
+        if r.asynchronous {
+            "yes: waits for the activity (--no-wait prints its request id)"
+        } else {
+            "no"
+        },
+        paging,
+        r.service,
+        limit,
+        r.lifecycle.as_str(),
+        r.provenance,
+    )
+}
