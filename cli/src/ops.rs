@@ -3,13 +3,10 @@
 //! generated client).
 
 use crate::exit::Failure;
-use ruckus_one_catalog::{Catalog, Method as CatMethod, Route, Table};
-use ruckus_one_runtime::{
-    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, LimitScope, MediaTypes, Method, Operation,
-    RateLimit, Service, TenantLimit,
-};
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use ruckus_one_catalog::{Catalog, Route, Table};
+use ruckus_one_runtime::described;
+use ruckus_one_runtime::{Api, AuthSettings, Operation};
+use std::sync::OnceLock;
 
 /// One table without its schemas (read at start: the schemas are most of the text).
 #[derive(serde::Deserialize)]
@@ -105,142 +102,18 @@ pub fn table(name: &str) -> Result<&'static Table, Failure> {
         .ok_or_else(|| Failure::other(format!("no API named `{name}`")))
 }
 
-fn leak(s: &str) -> &'static str {
-    Box::leak(s.to_owned().into_boxed_str())
-}
-
 /// The token settings (the same for every API).
 pub fn auth_settings() -> Result<&'static AuthSettings, Failure> {
-    static AUTH: OnceLock<&'static AuthSettings> = OnceLock::new();
-    let t = &catalog()?.apis[0].api.token;
-    Ok(AUTH.get_or_init(|| {
-        Box::leak(Box::new(AuthSettings {
-            token_url: leak(&t.url),
-            token_url_without_tenant: leak(&t.url_without_tenant),
-            tenant_header: leak(&t.tenant_header),
-        }))
-    }))
+    Ok(described::auth_settings(&catalog()?.apis[0]))
 }
 
-/// The runtime's description of the API of `table`, built once per API.
+/// The runtime's description of the API of `table`.
 pub fn api(table: &'static Table) -> &'static Api {
-    static APIS: OnceLock<Mutex<HashMap<String, &'static Api>>> = OnceLock::new();
-    let mut apis = APIS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    let info = &table.api;
-    apis.entry(info.name.clone()).or_insert_with(|| {
-        Box::leak(Box::new(Api {
-            name: leak(&info.name),
-            title: leak(&info.title),
-            prefix: leak(&info.prefix),
-            hosts: Hosts {
-                asia: leak(&info.hosts.asia),
-                europe: leak(&info.hosts.europe),
-                north_america: leak(&info.hosts.north_america),
-            },
-            auth: match info.auth {
-                ruckus_one_catalog::AuthKind::UnitToken => ApiAuth::UnitToken,
-                _ => ApiAuth::ClientCredentials,
-            },
-            tenant_limit: info.tenant_limit.as_ref().map(|l| TenantLimit {
-                max: l.max,
-                per_minute: l.per_minute,
-            }),
-        }))
-    })
-}
-
-pub fn method(m: CatMethod) -> Method {
-    match m {
-        CatMethod::Get => Method::Get,
-        CatMethod::Post => Method::Post,
-        CatMethod::Put => Method::Put,
-        CatMethod::Patch => Method::Patch,
-        CatMethod::Delete => Method::Delete,
-    }
+    described::api(table)
 }
 
 /// The runtime operation of `op`: its media versions, error family and service (whose
 /// published rate limit paces it), built once per operation.
 pub fn operation(op: Op) -> &'static Operation {
-    static OPS: OnceLock<Mutex<HashMap<(String, String), &'static Operation>>> = OnceLock::new();
-    let key = (op.table.api.name.clone(), op.route.id.clone());
-    let mut ops = OPS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    ops.entry(key)
-        .or_insert_with(|| Box::leak(Box::new(build_operation(op))))
-}
-
-fn build_operation(op: Op) -> Operation {
-    let r = op.route;
-    let versions: Vec<MediaTypes> = if r.versions.is_empty() {
-        let content_type = r
-            .request
-            .as_ref()
-            .and_then(|b| b.types.first())
-            .map(|t| leak(t));
-        let accept = if r.response.media_type.is_empty() {
-            "application/json"
-        } else {
-            leak(&r.response.media_type)
-        };
-        vec![MediaTypes {
-            content_type,
-            accept,
-        }]
-    } else {
-        r.versions
-            .iter()
-            .map(|v| MediaTypes {
-                content_type: v.content_type.as_deref().map(leak),
-                accept: leak(&v.accept),
-            })
-            .collect()
-    };
-    Operation {
-        id: leak(&r.id),
-        method: method(r.method),
-        path: leak(&r.path),
-        api: api(op.table),
-        versions: Box::leak(versions.into_boxed_slice()),
-        error_family: family(op.table, &r.error_family),
-        service: service(op.table, &r.service),
-    }
-}
-
-fn family(table: &Table, name: &str) -> ErrorFamily {
-    use ruckus_one_catalog::FamilyKind as K;
-    match table.family(name).map(|f| f.kind) {
-        Some(K::ErrorObject) => ErrorFamily::ErrorObject,
-        Some(K::StatusMessage) => ErrorFamily::StatusMessage,
-        Some(K::FlatObject) => ErrorFamily::FlatObject,
-        Some(K::ErrorsMap) => ErrorFamily::ErrorsMap,
-        Some(K::Portal) => ErrorFamily::Portal,
-        _ => ErrorFamily::ErrorsArray,
-    }
-}
-
-fn service(table: &Table, name: &str) -> &'static Service {
-    let limit = table
-        .api
-        .rate_limits
-        .iter()
-        .find(|l| l.service == name)
-        .map(|l| RateLimit {
-            max: l.max,
-            per_second: l.per_second,
-            scope: match l.scope {
-                ruckus_one_catalog::LimitScope::Tenant => LimitScope::Tenant,
-                ruckus_one_catalog::LimitScope::Property => LimitScope::Property,
-                ruckus_one_catalog::LimitScope::Workflow => LimitScope::Workflow,
-            },
-        });
-    Box::leak(Box::new(Service {
-        name: leak(name),
-        rate_limit: limit,
-    }))
+    described::operation(op.table, op.route)
 }

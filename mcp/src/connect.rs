@@ -5,7 +5,7 @@
 use ruckus_one_runtime::{Client, Config, Credentials};
 use ruckus_one_sim::{SimConfig, Simulator};
 
-use crate::ops::AUTH;
+use crate::ops;
 
 /// The server's user agent.
 const USER_AGENT: &str = concat!("ruckus-mcp/", env!("CARGO_PKG_VERSION"));
@@ -36,7 +36,7 @@ pub fn of_simulator(sim: Simulator) -> Result<Connection, String> {
         .base_url(sim.base_url())
         .token_tenant_id(sim.tenant_id())
         .user_agent(USER_AGENT);
-    let client = Client::new(config, &AUTH).map_err(|e| e.to_string())?;
+    let client = Client::new(config, ops::auth()?).map_err(|e| e.to_string())?;
     Ok(Connection {
         client,
         local: Some(sim),
@@ -53,7 +53,8 @@ pub fn from_environment() -> Result<Connection, String> {
             format!("{env_error} (and no credential in the keychain); or run with --local")
         })?,
     };
-    let client = Client::new(config.user_agent(USER_AGENT), &AUTH).map_err(|e| e.to_string())?;
+    let client =
+        Client::new(config.user_agent(USER_AGENT), ops::auth()?).map_err(|e| e.to_string())?;
     Ok(Connection {
         client,
         local: None,

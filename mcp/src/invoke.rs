@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::args::Checked;
 use crate::index::{Index, Op};
-use crate::ops::Ops;
+use crate::ops;
 use crate::paging::Page;
 
 /// A call ready to send.
@@ -28,7 +28,7 @@ const BUSY_WAIT: Duration = Duration::from_secs(60);
 impl Call {
     fn request<'c>(&self, client: &'c Client) -> Result<rt::Request<'c>, String> {
         let route = self.op.route;
-        let operation = Ops::get().operation(self.op.table, route);
+        let operation = ops::operation(self.op.table, route);
         let path: Vec<&str> = self.args.path.iter().map(String::as_str).collect();
         let mut request = rt::Request::new(client, operation, &path);
         for (name, value) in &self.args.query {
@@ -118,7 +118,7 @@ pub fn activity_op(index: &Index, id: &str) -> Result<&'static rt::Operation, St
     let op = index
         .get(id)
         .ok_or_else(|| format!("the tables have no `{id}` operation"))?;
-    Ok(Ops::get().operation(op.table, op.route))
+    Ok(ops::operation(op.table, op.route))
 }
 
 /// An error that may say the service is busy (a `429`), and how long it asked to wait.

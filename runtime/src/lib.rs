@@ -151,6 +151,8 @@ mod client;
 mod config;
 mod deadline;
 mod deprecation;
+#[cfg(feature = "catalog")]
+pub mod described;
 mod enums;
 mod error;
 mod error_body;
