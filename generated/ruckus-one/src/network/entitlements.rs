@@ -3803,6 +3803,9 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// - Response 200: `array<Assignment>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "GET /assignments")]
     pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
@@ -3820,6 +3823,9 @@ impl<'a> EntitlementsClient<'a> {
     /// - Request body (json, required): `CreateAssignmentRequest`
     /// - Response 201: `AssignmentOperationResponse` (Created.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "POST /assignments")]
     pub fn create_entitlement_assignment(
@@ -3841,6 +3847,9 @@ impl<'a> EntitlementsClient<'a> {
     /// - Request body (json, required): `array<RevocationAcxRequest>`
     /// - Response 204: no body (No content.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "DELETE /assignments")]
     pub fn delete_entitlement_assignments(
@@ -3865,6 +3874,9 @@ impl<'a> EntitlementsClient<'a> {
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 204: no body (No content.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "PATCH /assignments")]
     pub fn patch_entitlement_assignments(
@@ -3885,6 +3897,9 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// - Response 200: `array<AssignmentSummary>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments/summaries")]
     #[doc(alias = "GET /assignments/summaries")]
     pub fn list_entitlement_assignment_summaries(
