@@ -933,11 +933,11 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-certificates",
-    doc = " | `POST` | `/certificateAuthorities/{caId}` | [`network::certificates`] | [`download_ca_p`](network::certificates::CertificatesClient::download_ca_p) |"
+    doc = " | `POST` | `/certificateAuthorities/{caId}` | [`network::certificates`] | [`download_ca_p12`](network::certificates::CertificatesClient::download_ca_p12) |"
 )]
 #[cfg_attr(
     not(feature = "network-certificates"),
-    doc = " | `POST` | `/certificateAuthorities/{caId}` | `network::certificates` | `download_ca_p` (feature `network-certificates`) |"
+    doc = " | `POST` | `/certificateAuthorities/{caId}` | `network::certificates` | `download_ca_p12` (feature `network-certificates`) |"
 )]
 #[cfg_attr(
     feature = "network-certificates",
@@ -957,11 +957,11 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-certificates",
-    doc = " | `GET` | `/certificateAuthorities/{caId}/chains` | [`network::certificates`] | [`download_ca_chain_pkcs`](network::certificates::CertificatesClient::download_ca_chain_pkcs) |"
+    doc = " | `GET` | `/certificateAuthorities/{caId}/chains` | [`network::certificates`] | [`download_ca_chain_pkcs7`](network::certificates::CertificatesClient::download_ca_chain_pkcs7) |"
 )]
 #[cfg_attr(
     not(feature = "network-certificates"),
-    doc = " | `GET` | `/certificateAuthorities/{caId}/chains` | `network::certificates` | `download_ca_chain_pkcs` (feature `network-certificates`) |"
+    doc = " | `GET` | `/certificateAuthorities/{caId}/chains` | `network::certificates` | `download_ca_chain_pkcs7` (feature `network-certificates`) |"
 )]
 #[cfg_attr(
     feature = "network-certificates",
@@ -1093,19 +1093,19 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-certificates",
-    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates/{certId}` | [`network::certificates`] | [`download_cert_p`](network::certificates::CertificatesClient::download_cert_p) |"
+    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates/{certId}` | [`network::certificates`] | [`download_cert_p12`](network::certificates::CertificatesClient::download_cert_p12) |"
 )]
 #[cfg_attr(
     not(feature = "network-certificates"),
-    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates/{certId}` | `network::certificates` | `download_cert_p` (feature `network-certificates`) |"
+    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates/{certId}` | `network::certificates` | `download_cert_p12` (feature `network-certificates`) |"
 )]
 #[cfg_attr(
     feature = "network-certificates",
-    doc = " | `GET` | `/certificateTemplates/{templateId}/certificates/{certId}/chains` | [`network::certificates`] | [`download_cert_chain_in_pkcs`](network::certificates::CertificatesClient::download_cert_chain_in_pkcs) |"
+    doc = " | `GET` | `/certificateTemplates/{templateId}/certificates/{certId}/chains` | [`network::certificates`] | [`download_cert_chain_in_pkcs7`](network::certificates::CertificatesClient::download_cert_chain_in_pkcs7) |"
 )]
 #[cfg_attr(
     not(feature = "network-certificates"),
-    doc = " | `GET` | `/certificateTemplates/{templateId}/certificates/{certId}/chains` | `network::certificates` | `download_cert_chain_in_pkcs` (feature `network-certificates`) |"
+    doc = " | `GET` | `/certificateTemplates/{templateId}/certificates/{certId}/chains` | `network::certificates` | `download_cert_chain_in_pkcs7` (feature `network-certificates`) |"
 )]
 #[cfg_attr(
     feature = "network-certificates",
@@ -5399,11 +5399,11 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-msp",
-    doc = " | `POST` | `/techpartners/mspecs/query` | [`network::msp`] | [`get_msp_e_cs`](network::msp::MspClient::get_msp_e_cs) |"
+    doc = " | `POST` | `/techpartners/mspecs/query` | [`network::msp`] | [`get_msp_ecs`](network::msp::MspClient::get_msp_ecs) |"
 )]
 #[cfg_attr(
     not(feature = "network-msp"),
-    doc = " | `POST` | `/techpartners/mspecs/query` | `network::msp` | `get_msp_e_cs` (feature `network-msp`) |"
+    doc = " | `POST` | `/techpartners/mspecs/query` | `network::msp` | `get_msp_ecs` (feature `network-msp`) |"
 )]
 #[cfg_attr(
     feature = "network-message-templates",
@@ -5943,43 +5943,43 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/radiusServerProfiles` | [`network::wifi_templates`] | [`add_radius_server_profile_template_v`](network::wifi_templates::WifiTemplatesClient::add_radius_server_profile_template_v) |"
+    doc = " | `POST` | `/templates/radiusServerProfiles` | [`network::wifi_templates`] | [`add_radius_server_profile_template_v1`](network::wifi_templates::WifiTemplatesClient::add_radius_server_profile_template_v1) |"
 )]
 #[cfg_attr(
     not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/radiusServerProfiles` | `network::wifi_templates` | `add_radius_server_profile_template_v` (feature `network-wifi-templates`) |"
+    doc = " | `POST` | `/templates/radiusServerProfiles` | `network::wifi_templates` | `add_radius_server_profile_template_v1` (feature `network-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/radiusServerProfiles/query` | [`network::wifi_templates`] | [`get_radius_server_profile_templates_v`](network::wifi_templates::WifiTemplatesClient::get_radius_server_profile_templates_v) |"
+    doc = " | `POST` | `/templates/radiusServerProfiles/query` | [`network::wifi_templates`] | [`get_radius_server_profile_templates_v2`](network::wifi_templates::WifiTemplatesClient::get_radius_server_profile_templates_v2) |"
 )]
 #[cfg_attr(
     not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/radiusServerProfiles/query` | `network::wifi_templates` | `get_radius_server_profile_templates_v` (feature `network-wifi-templates`) |"
+    doc = " | `POST` | `/templates/radiusServerProfiles/query` | `network::wifi_templates` | `get_radius_server_profile_templates_v2` (feature `network-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`delete_radius_server_profile_template_v`](network::wifi_templates::WifiTemplatesClient::delete_radius_server_profile_template_v) |"
+    doc = " | `DELETE` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`delete_radius_server_profile_template_v1`](network::wifi_templates::WifiTemplatesClient::delete_radius_server_profile_template_v1) |"
 )]
 #[cfg_attr(
     not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `delete_radius_server_profile_template_v` (feature `network-wifi-templates`) |"
+    doc = " | `DELETE` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `delete_radius_server_profile_template_v1` (feature `network-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-wifi-templates",
-    doc = " | `GET` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`get_radius_server_profile_template_v`](network::wifi_templates::WifiTemplatesClient::get_radius_server_profile_template_v) |"
+    doc = " | `GET` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`get_radius_server_profile_template_v1`](network::wifi_templates::WifiTemplatesClient::get_radius_server_profile_template_v1) |"
 )]
 #[cfg_attr(
     not(feature = "network-wifi-templates"),
-    doc = " | `GET` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `get_radius_server_profile_template_v` (feature `network-wifi-templates`) |"
+    doc = " | `GET` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `get_radius_server_profile_template_v1` (feature `network-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`update_radius_server_profile_template_v`](network::wifi_templates::WifiTemplatesClient::update_radius_server_profile_template_v) |"
+    doc = " | `PUT` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`update_radius_server_profile_template_v1`](network::wifi_templates::WifiTemplatesClient::update_radius_server_profile_template_v1) |"
 )]
 #[cfg_attr(
     not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `update_radius_server_profile_template_v` (feature `network-wifi-templates`) |"
+    doc = " | `PUT` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `update_radius_server_profile_template_v1` (feature `network-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-wifi-policy-templates",
@@ -6399,19 +6399,19 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-venue-wifi-templates",
-    doc = " | `GET` | `/templates/venues/{venueId}/apMeshSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_mesh_settings_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v) |"
+    doc = " | `GET` | `/templates/venues/{venueId}/apMeshSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_mesh_settings_v1`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v1) |"
 )]
 #[cfg_attr(
     not(feature = "network-venue-wifi-templates"),
-    doc = " | `GET` | `/templates/venues/{venueId}/apMeshSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_mesh_settings_v` (feature `network-venue-wifi-templates`) |"
+    doc = " | `GET` | `/templates/venues/{venueId}/apMeshSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_mesh_settings_v1` (feature `network-venue-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-venue-wifi-templates",
-    doc = " | `PUT` | `/templates/venues/{venueId}/apMeshSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_mesh_settings_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v) |"
+    doc = " | `PUT` | `/templates/venues/{venueId}/apMeshSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_mesh_settings_v1`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v1) |"
 )]
 #[cfg_attr(
     not(feature = "network-venue-wifi-templates"),
-    doc = " | `PUT` | `/templates/venues/{venueId}/apMeshSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_mesh_settings_v` (feature `network-venue-wifi-templates`) |"
+    doc = " | `PUT` | `/templates/venues/{venueId}/apMeshSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_mesh_settings_v1` (feature `network-venue-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-venue-wifi-templates",
@@ -6495,19 +6495,19 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-venue-wifi-templates",
-    doc = " | `GET` | `/templates/venues/{venueId}/apRadioSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_radio_settings_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v) |"
+    doc = " | `GET` | `/templates/venues/{venueId}/apRadioSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_radio_settings_v1`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v1) |"
 )]
 #[cfg_attr(
     not(feature = "network-venue-wifi-templates"),
-    doc = " | `GET` | `/templates/venues/{venueId}/apRadioSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_radio_settings_v` (feature `network-venue-wifi-templates`) |"
+    doc = " | `GET` | `/templates/venues/{venueId}/apRadioSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_radio_settings_v1` (feature `network-venue-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-venue-wifi-templates",
-    doc = " | `PUT` | `/templates/venues/{venueId}/apRadioSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_radio_settings_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v) |"
+    doc = " | `PUT` | `/templates/venues/{venueId}/apRadioSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_radio_settings_v1`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v1) |"
 )]
 #[cfg_attr(
     not(feature = "network-venue-wifi-templates"),
-    doc = " | `PUT` | `/templates/venues/{venueId}/apRadioSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_radio_settings_v` (feature `network-venue-wifi-templates`) |"
+    doc = " | `PUT` | `/templates/venues/{venueId}/apRadioSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_radio_settings_v1` (feature `network-venue-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-venue-wifi-templates",
@@ -6615,11 +6615,11 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-venue-wifi-templates",
-    doc = " | `GET` | `/templates/venues/{venueId}/wifiAvailableChannels` | [`network::venue_wifi_templates`] | [`get_wifi_available_channels_of_venue_template_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v) |"
+    doc = " | `GET` | `/templates/venues/{venueId}/wifiAvailableChannels` | [`network::venue_wifi_templates`] | [`get_wifi_available_channels_of_venue_template_v1`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v1) |"
 )]
 #[cfg_attr(
     not(feature = "network-venue-wifi-templates"),
-    doc = " | `GET` | `/templates/venues/{venueId}/wifiAvailableChannels` | `network::venue_wifi_templates` | `get_wifi_available_channels_of_venue_template_v` (feature `network-venue-wifi-templates`) |"
+    doc = " | `GET` | `/templates/venues/{venueId}/wifiAvailableChannels` | `network::venue_wifi_templates` | `get_wifi_available_channels_of_venue_template_v1` (feature `network-venue-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-venue-wifi-templates",
@@ -9498,11 +9498,11 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-wireless-venues",
-    doc = " | `POST` | `/venues/{venueId}/rogueAps/query` | [`network::wireless_venues`] | [`get_venue_rogue_a_ps`](network::wireless_venues::WirelessVenuesClient::get_venue_rogue_a_ps) |"
+    doc = " | `POST` | `/venues/{venueId}/rogueAps/query` | [`network::wireless_venues`] | [`get_venue_rogue_aps`](network::wireless_venues::WirelessVenuesClient::get_venue_rogue_aps) |"
 )]
 #[cfg_attr(
     not(feature = "network-wireless-venues"),
-    doc = " | `POST` | `/venues/{venueId}/rogueAps/query` | `network::wireless_venues` | `get_venue_rogue_a_ps` (feature `network-wireless-venues`) |"
+    doc = " | `POST` | `/venues/{venueId}/rogueAps/query` | `network::wireless_venues` | `get_venue_rogue_aps` (feature `network-wireless-venues`) |"
 )]
 #[cfg_attr(
     feature = "network-wireless-aps",

@@ -7862,7 +7862,7 @@ impl<'a> CertificatesClient<'a> {
         );
         DownloadCertDer { req }
     }
-    /// Download cert p.
+    /// Download cert p12.
     ///
     /// Posts to `/certificateTemplates/{templateId}/certificates/{certId}` (drafted from the official description).
     ///
@@ -7877,19 +7877,19 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "POST /certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "downloadCertP12_1")]
-    pub fn download_cert_p(
+    pub fn download_cert_p12(
         &self,
         template_id: &str,
         cert_id: &str,
         body: &CertDownloadRequest,
-    ) -> DownloadCertP<'a> {
+    ) -> DownloadCertP12<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CERT_P,
+            &DOWNLOAD_CERT_P12,
             &[template_id, cert_id],
         );
         req.json(body);
-        DownloadCertP { req }
+        DownloadCertP12 { req }
     }
     /// Patch cert.
     ///
@@ -7921,7 +7921,7 @@ impl<'a> CertificatesClient<'a> {
         req.json(body);
         PatchCert { req }
     }
-    /// Download ca p.
+    /// Download ca p12.
     ///
     /// Posts to `/certificateAuthorities/{caId}` (drafted from the official description).
     ///
@@ -7935,18 +7935,18 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}")]
     #[doc(alias = "POST /certificateAuthorities/{caId}")]
     #[doc(alias = "downloadCaP12_1")]
-    pub fn download_ca_p(
+    pub fn download_ca_p12(
         &self,
         ca_id: &str,
         body: &CertDownloadRequest,
-    ) -> DownloadCaP<'a> {
+    ) -> DownloadCaP12<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CA_P,
+            &DOWNLOAD_CA_P12,
             &[ca_id],
         );
         req.json(body);
-        DownloadCaP { req }
+        DownloadCaP12 { req }
     }
     /// Patch ca.
     ///
@@ -8245,7 +8245,7 @@ impl<'a> CertificatesClient<'a> {
         req.json(body);
         PatchMsiPackage { req }
     }
-    /// Download cert chain in pkcs.
+    /// Download cert chain in pkcs7.
     ///
     /// Reads `/certificateTemplates/{templateId}/certificates/{certId}/chains` (drafted from the official description).
     ///
@@ -8259,19 +8259,19 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}/chains")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/certificates/{certId}/chains")]
     #[doc(alias = "downloadCertChainInPkcs7_1")]
-    pub fn download_cert_chain_in_pkcs(
+    pub fn download_cert_chain_in_pkcs7(
         &self,
         template_id: &str,
         cert_id: &str,
-    ) -> DownloadCertChainInPkcs<'a> {
+    ) -> DownloadCertChainInPkcs7<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CERT_CHAIN_IN_PKCS,
+            &DOWNLOAD_CERT_CHAIN_IN_PKCS7,
             &[template_id, cert_id],
         );
-        DownloadCertChainInPkcs { req }
+        DownloadCertChainInPkcs7 { req }
     }
-    /// Download ca chain pkcs.
+    /// Download ca chain pkcs7.
     ///
     /// Reads `/certificateAuthorities/{caId}/chains` (drafted from the official description).
     ///
@@ -8284,13 +8284,13 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}/chains")]
     #[doc(alias = "GET /certificateAuthorities/{caId}/chains")]
     #[doc(alias = "downloadCaChainPKCS7_1")]
-    pub fn download_ca_chain_pkcs(&self, ca_id: &str) -> DownloadCaChainPkcs<'a> {
+    pub fn download_ca_chain_pkcs7(&self, ca_id: &str) -> DownloadCaChainPkcs7<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CA_CHAIN_PKCS,
+            &DOWNLOAD_CA_CHAIN_PKCS7,
             &[ca_id],
         );
-        DownloadCaChainPkcs { req }
+        DownloadCaChainPkcs7 { req }
     }
 }
 static GET_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13130,8 +13130,8 @@ impl<'a> DownloadCertDer<'a> {
         self.req.send_json_with_response()
     }
 }
-static DOWNLOAD_CERT_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_cert_p",
+static DOWNLOAD_CERT_P12: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_p12",
     method: ruckus_one_runtime::Method::Post,
     path: "/certificateTemplates/{templateId}/certificates/{certId}",
     api: &super::API,
@@ -13144,14 +13144,14 @@ static DOWNLOAD_CERT_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
 };
-/// Request builder for `CertificatesClient::download_cert_p` (Download cert p).
+/// Request builder for `CertificatesClient::download_cert_p12` (Download cert p12).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCertP<'a> {
+pub struct DownloadCertP12<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCertP<'a> {
+impl<'a> DownloadCertP12<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -13294,8 +13294,8 @@ impl<'a> PatchCert<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DOWNLOAD_CA_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_ca_p",
+static DOWNLOAD_CA_P12: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_ca_p12",
     method: ruckus_one_runtime::Method::Post,
     path: "/certificateAuthorities/{caId}",
     api: &super::API,
@@ -13308,14 +13308,14 @@ static DOWNLOAD_CA_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
 };
-/// Request builder for `CertificatesClient::download_ca_p` (Download ca p).
+/// Request builder for `CertificatesClient::download_ca_p12` (Download ca p12).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCaP<'a> {
+pub struct DownloadCaP12<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCaP<'a> {
+impl<'a> DownloadCaP12<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -14463,8 +14463,8 @@ impl<'a> PatchMsiPackage<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DOWNLOAD_CERT_CHAIN_IN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_cert_chain_in_pkcs",
+static DOWNLOAD_CERT_CHAIN_IN_PKCS7: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_chain_in_pkcs7",
     method: ruckus_one_runtime::Method::Get,
     path: "/certificateTemplates/{templateId}/certificates/{certId}/chains",
     api: &super::API,
@@ -14477,14 +14477,14 @@ static DOWNLOAD_CERT_CHAIN_IN_PKCS: ruckus_one_runtime::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
 };
-/// Request builder for `CertificatesClient::download_cert_chain_in_pkcs` (Download cert chain in pkcs).
+/// Request builder for `CertificatesClient::download_cert_chain_in_pkcs7` (Download cert chain in pkcs7).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCertChainInPkcs<'a> {
+pub struct DownloadCertChainInPkcs7<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCertChainInPkcs<'a> {
+impl<'a> DownloadCertChainInPkcs7<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -14520,8 +14520,8 @@ impl<'a> DownloadCertChainInPkcs<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static DOWNLOAD_CA_CHAIN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_ca_chain_pkcs",
+static DOWNLOAD_CA_CHAIN_PKCS7: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_ca_chain_pkcs7",
     method: ruckus_one_runtime::Method::Get,
     path: "/certificateAuthorities/{caId}/chains",
     api: &super::API,
@@ -14534,14 +14534,14 @@ static DOWNLOAD_CA_CHAIN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
 };
-/// Request builder for `CertificatesClient::download_ca_chain_pkcs` (Download ca chain pkcs).
+/// Request builder for `CertificatesClient::download_ca_chain_pkcs7` (Download ca chain pkcs7).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCaChainPkcs<'a> {
+pub struct DownloadCaChainPkcs7<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCaChainPkcs<'a> {
+impl<'a> DownloadCaChainPkcs7<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

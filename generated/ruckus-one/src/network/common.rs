@@ -4676,7 +4676,7 @@ impl ApRadio {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Ap radio24 g hz settings channel bandwidth: the values the official description lists.
+/// Ap radio24GHz settings channel bandwidth: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
 ///
@@ -4688,9 +4688,9 @@ pub enum ApRadio24GHzSettingsChannelBandwidth {
     /// `AUTO`
     Auto,
     /// `20MHz`
-    V20mHz,
+    V20MHz,
     /// `40MHz`
-    V40mHz,
+    V40MHz,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -4706,8 +4706,8 @@ impl ApRadio24GHzSettingsChannelBandwidth {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
+            Self::V20MHz => "20MHz",
+            Self::V40MHz => "40MHz",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -4723,8 +4723,8 @@ impl From<&str> for ApRadio24GHzSettingsChannelBandwidth {
     fn from(s: &str) -> Self {
         match s {
             "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
+            "20MHz" => Self::V20MHz,
+            "40MHz" => Self::V40MHz,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -5423,7 +5423,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleAccessControl {
 #[non_exhaustive]
 pub enum ApplicationPolicyRuleMarkingPriority {
     /// `IEEE802_1P`
-    Ieee8021p,
+    Ieee8021P,
     /// `DSCP`
     Dscp,
     /// `BOTH`
@@ -5438,7 +5438,7 @@ impl ApplicationPolicyRuleMarkingPriority {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::Ieee8021p => "IEEE802_1P",
+            Self::Ieee8021P => "IEEE802_1P",
             Self::Dscp => "DSCP",
             Self::Both => "BOTH",
             Self::Unknown(v) => v.as_str(),
@@ -5451,7 +5451,7 @@ impl ApplicationPolicyRuleMarkingPriority {
 impl From<&str> for ApplicationPolicyRuleMarkingPriority {
     fn from(s: &str) -> Self {
         match s {
-            "IEEE802_1P" => Self::Ieee8021p,
+            "IEEE802_1P" => Self::Ieee8021P,
             "DSCP" => Self::Dscp,
             "BOTH" => Self::Both,
             other => {
@@ -5694,7 +5694,7 @@ pub struct AsyncResult {
     /// May be null. Provenance: reference (payloads ui-fixtures/update_access_control_profile_v1/01.json).
     pub device_policy: Option<serde_json::Value>,
     /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
-    pub e_pd_gs: Option<Vec<serde_json::Value>>,
+    pub e_pdgs: Option<Vec<serde_json::Value>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/create_identity_group_mac_registration_pool/01.json).
     pub enabled: Option<bool>,
     /// May be null. Provenance: reference (payloads ui-fixtures/update_wifi_calling_service_profile_v1/01.json).
@@ -5778,7 +5778,7 @@ impl serde::Serialize for AsyncResult {
             w.optional("defaultAccess", &v.default_access);
             w.optional("description", &v.description);
             w.optional("devicePolicy", &v.device_policy);
-            w.optional("ePDGs", &v.e_pd_gs);
+            w.optional("ePDGs", &v.e_pdgs);
             w.optional("enabled", &v.enabled);
             w.optional("epdgs", &v.epdgs);
             w.optional("expirationDate", &v.expiration_date);
@@ -5849,7 +5849,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
                 device_policy: f.optional("devicePolicy"),
-                e_pd_gs: f.optional("ePDGs"),
+                e_pdgs: f.optional("ePDGs"),
                 enabled: f.optional("enabled"),
                 epdgs: f.optional("epdgs"),
                 expiration_date: f.optional("expirationDate"),
@@ -5918,7 +5918,7 @@ impl AsyncResult {
             default_access: None,
             description: None,
             device_policy: None,
-            e_pd_gs: None,
+            e_pdgs: None,
             enabled: None,
             epdgs: None,
             expiration_date: None,
@@ -5990,8 +5990,8 @@ impl AsyncResult {
         self
     }
     /// Sets `ePDGs`.
-    pub fn with_e_pd_gs(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.e_pd_gs = Some(value.into());
+    pub fn with_e_pdgs(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.e_pdgs = Some(value.into());
         self
     }
     /// Sets `enabled`.
@@ -6326,7 +6326,7 @@ impl AsyncResultLink {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Bss min rate6 g: the values the official description lists.
+/// Bss min rate6G: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
 ///
@@ -6567,7 +6567,7 @@ pub struct CapabilitiesApModel {
     pub default_band_combination: Option<VenueApModelBandModeSettingsBandMode>,
     pub external_antenna: Option<ExternalAntenna>,
     /// Default: false.
-    pub has160_m_hz_channel_bandwidth: Option<bool>,
+    pub has160mhz_channel_bandwidth: Option<bool>,
     /// Default: false.
     pub is_outdoor: Option<bool>,
     pub lan_port_picture_download_url: Option<String>,
@@ -6583,11 +6583,11 @@ pub struct CapabilitiesApModel {
     /// Default: false.
     pub lldp_mgmt_enable: Option<bool>,
     /// Format: int32.
-    pub max_channelization24_g: Option<i64>,
+    pub max_channelization24g: Option<i64>,
     /// Format: int32.
-    pub max_channelization5_g: Option<i64>,
+    pub max_channelization5g: Option<i64>,
     /// Format: int32.
-    pub max_channelization6_g: Option<i64>,
+    pub max_channelization6g: Option<i64>,
     pub model: Option<String>,
     pub picture_download_url: Option<String>,
     pub poe_mode_capabilities: Option<Vec<String>>,
@@ -6655,7 +6655,7 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("capabilityScore", &v.capability_score);
             w.optional("defaultBandCombination", &v.default_band_combination);
             w.optional("externalAntenna", &v.external_antenna);
-            w.optional("has160MHzChannelBandwidth", &v.has160_m_hz_channel_bandwidth);
+            w.optional("has160MHzChannelBandwidth", &v.has160mhz_channel_bandwidth);
             w.optional("isOutdoor", &v.is_outdoor);
             w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
             w.optional("lanPorts", &v.lan_ports);
@@ -6664,9 +6664,9 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("lldpEnable", &v.lldp_enable);
             w.optional("lldpHoldTime", &v.lldp_hold_time);
             w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
-            w.optional("maxChannelization24G", &v.max_channelization24_g);
-            w.optional("maxChannelization5G", &v.max_channelization5_g);
-            w.optional("maxChannelization6G", &v.max_channelization6_g);
+            w.optional("maxChannelization24G", &v.max_channelization24g);
+            w.optional("maxChannelization5G", &v.max_channelization5g);
+            w.optional("maxChannelization6G", &v.max_channelization6g);
             w.optional("model", &v.model);
             w.optional("pictureDownloadUrl", &v.picture_download_url);
             w.optional("poeModeCapabilities", &v.poe_mode_capabilities);
@@ -6733,7 +6733,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
                 capability_score: f.optional("capabilityScore"),
                 default_band_combination: f.optional("defaultBandCombination"),
                 external_antenna: f.optional("externalAntenna"),
-                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
+                has160mhz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
                 is_outdoor: f.optional("isOutdoor"),
                 lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl"),
                 lan_ports: f.optional("lanPorts"),
@@ -6742,9 +6742,9 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
                 lldp_enable: f.optional("lldpEnable"),
                 lldp_hold_time: f.optional("lldpHoldTime"),
                 lldp_mgmt_enable: f.optional("lldpMgmtEnable"),
-                max_channelization24_g: f.optional("maxChannelization24G"),
-                max_channelization5_g: f.optional("maxChannelization5G"),
-                max_channelization6_g: f.optional("maxChannelization6G"),
+                max_channelization24g: f.optional("maxChannelization24G"),
+                max_channelization5g: f.optional("maxChannelization5G"),
+                max_channelization6g: f.optional("maxChannelization6G"),
                 model: f.optional("model"),
                 picture_download_url: f.optional("pictureDownloadUrl"),
                 poe_mode_capabilities: f.optional("poeModeCapabilities"),
@@ -6803,7 +6803,7 @@ impl CapabilitiesApModel {
             capability_score: None,
             default_band_combination: None,
             external_antenna: None,
-            has160_m_hz_channel_bandwidth: None,
+            has160mhz_channel_bandwidth: None,
             is_outdoor: None,
             lan_port_picture_download_url: None,
             lan_ports: None,
@@ -6812,9 +6812,9 @@ impl CapabilitiesApModel {
             lldp_enable: None,
             lldp_hold_time: None,
             lldp_mgmt_enable: None,
-            max_channelization24_g: None,
-            max_channelization5_g: None,
-            max_channelization6_g: None,
+            max_channelization24g: None,
+            max_channelization5g: None,
+            max_channelization6g: None,
             model: None,
             picture_download_url: None,
             poe_mode_capabilities: None,
@@ -6900,8 +6900,8 @@ impl CapabilitiesApModel {
         self
     }
     /// Sets `has160MHzChannelBandwidth`.
-    pub fn with_has160_m_hz_channel_bandwidth(mut self, value: impl Into<bool>) -> Self {
-        self.has160_m_hz_channel_bandwidth = Some(value.into());
+    pub fn with_has160mhz_channel_bandwidth(mut self, value: impl Into<bool>) -> Self {
+        self.has160mhz_channel_bandwidth = Some(value.into());
         self
     }
     /// Sets `isOutdoor`.
@@ -6948,18 +6948,18 @@ impl CapabilitiesApModel {
         self
     }
     /// Sets `maxChannelization24G`.
-    pub fn with_max_channelization24_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization24_g = Some(value.into());
+    pub fn with_max_channelization24g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization24g = Some(value.into());
         self
     }
     /// Sets `maxChannelization5G`.
-    pub fn with_max_channelization5_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization5_g = Some(value.into());
+    pub fn with_max_channelization5g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization5g = Some(value.into());
         self
     }
     /// Sets `maxChannelization6G`.
-    pub fn with_max_channelization6_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization6_g = Some(value.into());
+    pub fn with_max_channelization6g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization6g = Some(value.into());
         self
     }
     /// Sets `model`.
@@ -7732,6 +7732,695 @@ impl CellularInfo {
     any(
         feature = "network-ap-settings",
         feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+/// Venue ap radio24GHz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channel24GHz {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `3`
+    V3,
+    /// `4`
+    V4,
+    /// `5`
+    V5,
+    /// `6`
+    V6,
+    /// `7`
+    V7,
+    /// `8`
+    V8,
+    /// `9`
+    V9,
+    /// `10`
+    V10,
+    /// `11`
+    V11,
+    /// `12`
+    V12,
+    /// `13`
+    V13,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl Channel24GHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V3 => "3",
+            Self::V4 => "4",
+            Self::V5 => "5",
+            Self::V6 => "6",
+            Self::V7 => "7",
+            Self::V8 => "8",
+            Self::V9 => "9",
+            Self::V10 => "10",
+            Self::V11 => "11",
+            Self::V12 => "12",
+            Self::V13 => "13",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl From<&str> for Channel24GHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "3" => Self::V3,
+            "4" => Self::V4,
+            "5" => Self::V5,
+            "6" => Self::V6,
+            "7" => Self::V7,
+            "8" => Self::V8,
+            "9" => Self::V9,
+            "10" => Self::V10,
+            "11" => Self::V11,
+            "12" => Self::V12,
+            "13" => Self::V13,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl std::fmt::Display for Channel24GHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl serde::Serialize for Channel24GHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for Channel24GHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+/// Venue ap radio5GHz settings allowed indoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channel5GHz {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl Channel5GHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl From<&str> for Channel5GHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl std::fmt::Display for Channel5GHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl serde::Serialize for Channel5GHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for Channel5GHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+/// Venue ap radio6GHz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channel6GHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl Channel6GHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl From<&str> for Channel6GHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl std::fmt::Display for Channel6GHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl serde::Serialize for Channel6GHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for Channel6GHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
         feature = "network-venue-wifi-templates"
     )
 )]
@@ -7747,13 +8436,13 @@ pub enum ChannelBandwidth {
     /// `AUTO`
     Auto,
     /// `20MHz`
-    V20mHz,
+    V20MHz,
     /// `40MHz`
-    V40mHz,
+    V40MHz,
     /// `80MHz`
-    V80mHz,
+    V80MHz,
     /// `160MHz`
-    V160mHz,
+    V160MHz,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -7769,10 +8458,10 @@ impl ChannelBandwidth {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
-            Self::V80mHz => "80MHz",
-            Self::V160mHz => "160MHz",
+            Self::V20MHz => "20MHz",
+            Self::V40MHz => "40MHz",
+            Self::V80MHz => "80MHz",
+            Self::V160MHz => "160MHz",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -7788,10 +8477,10 @@ impl From<&str> for ChannelBandwidth {
     fn from(s: &str) -> Self {
         match s {
             "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
-            "80MHz" => Self::V80mHz,
-            "160MHz" => Self::V160mHz,
+            "20MHz" => Self::V20MHz,
+            "40MHz" => Self::V40MHz,
+            "80MHz" => Self::V80MHz,
+            "160MHz" => Self::V160MHz,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -7844,7 +8533,7 @@ impl<'de> serde::Deserialize<'de> for ChannelBandwidth {
         feature = "network-wireless-aps"
     )
 )]
-/// Channels24 g, with the fields the official description lists.
+/// Channels24G, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
 ///
@@ -7852,9 +8541,9 @@ impl<'de> serde::Deserialize<'de> for ChannelBandwidth {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels24G {
-    pub n_20m_hz: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    pub n_40m_hz: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    pub auto: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
+    pub n_20mhz: Option<Vec<Channel24GHz>>,
+    pub n_40mhz: Option<Vec<Channel24GHz>>,
+    pub auto: Option<Vec<Channel24GHz>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -7871,8 +8560,8 @@ pub struct Channels24G {
 impl serde::Serialize for Channels24G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Channels24G, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
@@ -7896,8 +8585,8 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels24G, ruckus_one_runtime::object::FieldError> {
             let value = Channels24G {
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
                 auto: f.optional("auto"),
                 additional_fields: f.rest(),
             };
@@ -7919,33 +8608,24 @@ impl Channels24G {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            n_20m_hz: None,
-            n_40m_hz: None,
+            n_20mhz: None,
+            n_40mhz: None,
             auto: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
+    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
+        self.n_20mhz = Some(value.into());
         self
     }
     /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
+    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
+        self.n_40mhz = Some(value.into());
         self
     }
     /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
+    pub fn with_auto(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
         self.auto = Some(value.into());
         self
     }
@@ -7957,7 +8637,7 @@ impl Channels24G {
         feature = "network-wireless-aps"
     )
 )]
-/// Channels5 g, with the fields the official description lists.
+/// Channels5G, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
 ///
@@ -8073,7 +8753,7 @@ impl Channels5G {
         feature = "network-wireless-aps"
     )
 )]
-/// Channels5 g indoor outdoor, with the fields the official description lists.
+/// Channels5G indoor outdoor, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
 ///
@@ -8081,11 +8761,11 @@ impl Channels5G {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels5GIndoorOutdoor {
-    pub n_160m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    pub n_20m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    pub n_40m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    pub n_80m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    pub auto: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+    pub n_160mhz: Option<Vec<Channel5GHz>>,
+    pub n_20mhz: Option<Vec<Channel5GHz>>,
+    pub n_40mhz: Option<Vec<Channel5GHz>>,
+    pub n_80mhz: Option<Vec<Channel5GHz>>,
+    pub auto: Option<Vec<Channel5GHz>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8105,10 +8785,10 @@ impl serde::Serialize for Channels5GIndoorOutdoor {
             v: &Channels5GIndoorOutdoor,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("160MHz", &v.n_160mhz);
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
+            w.optional("80MHz", &v.n_80mhz);
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
@@ -8132,10 +8812,10 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels5GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
             let value = Channels5GIndoorOutdoor {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
+                n_160mhz: f.optional("160MHz"),
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
+                n_80mhz: f.optional("80MHz"),
                 auto: f.optional("auto"),
                 additional_fields: f.rest(),
             };
@@ -8157,51 +8837,36 @@ impl Channels5GIndoorOutdoor {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
+            n_160mhz: None,
+            n_20mhz: None,
+            n_40mhz: None,
+            n_80mhz: None,
             auto: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
-        self.n_160m_hz = Some(value.into());
+    pub fn with_n_160mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
+        self.n_160mhz = Some(value.into());
         self
     }
     /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
+    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
+        self.n_20mhz = Some(value.into());
         self
     }
     /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
+    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
+        self.n_40mhz = Some(value.into());
         self
     }
     /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
-        self.n_80m_hz = Some(value.into());
+    pub fn with_n_80mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
+        self.n_80mhz = Some(value.into());
         self
     }
     /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
+    pub fn with_auto(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
         self.auto = Some(value.into());
         self
     }
@@ -8213,7 +8878,7 @@ impl Channels5GIndoorOutdoor {
         feature = "network-wireless-aps"
     )
 )]
-/// Channels6 g indoor outdoor, with the fields the official description lists.
+/// Channels6G indoor outdoor, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
 ///
@@ -8221,13 +8886,13 @@ impl Channels5GIndoorOutdoor {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6GIndoorOutdoor {
-    pub n_160m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub n_20m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub n_40m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub n_80m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub auto: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_160mhz: Option<Vec<Channel6GHz>>,
+    pub n_20mhz: Option<Vec<Channel6GHz>>,
+    pub n_40mhz: Option<Vec<Channel6GHz>>,
+    pub n_80mhz: Option<Vec<Channel6GHz>>,
+    pub auto: Option<Vec<Channel6GHz>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
-    pub n_320m_hz: Option<Vec<String>>,
+    pub n_320mhz: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8247,12 +8912,12 @@ impl serde::Serialize for Channels6GIndoorOutdoor {
             v: &Channels6GIndoorOutdoor,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("160MHz", &v.n_160mhz);
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
+            w.optional("80MHz", &v.n_80mhz);
             w.optional("auto", &v.auto);
-            w.optional("320MHz", &v.n_320m_hz);
+            w.optional("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -8275,12 +8940,12 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels6GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
             let value = Channels6GIndoorOutdoor {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
+                n_160mhz: f.optional("160MHz"),
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
+                n_80mhz: f.optional("80MHz"),
                 auto: f.optional("auto"),
-                n_320m_hz: f.optional("320MHz"),
+                n_320mhz: f.optional("320MHz"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8301,58 +8966,43 @@ impl Channels6GIndoorOutdoor {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
+            n_160mhz: None,
+            n_20mhz: None,
+            n_40mhz: None,
+            n_80mhz: None,
             auto: None,
-            n_320m_hz: None,
+            n_320mhz: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_160m_hz = Some(value.into());
+    pub fn with_n_160mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_160mhz = Some(value.into());
         self
     }
     /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
+    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_20mhz = Some(value.into());
         self
     }
     /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
+    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_40mhz = Some(value.into());
         self
     }
     /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_80m_hz = Some(value.into());
+    pub fn with_n_80mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_80mhz = Some(value.into());
         self
     }
     /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
+    pub fn with_auto(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
         self.auto = Some(value.into());
         self
     }
     /// Sets `320MHz`.
-    pub fn with_n_320m_hz(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.n_320m_hz = Some(value.into());
+    pub fn with_n_320mhz(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.n_320mhz = Some(value.into());
         self
     }
 }
@@ -8372,18 +9022,18 @@ impl Channels6GIndoorOutdoor {
 #[non_exhaustive]
 pub struct Channels6Gv11 {
     /// Deprecated: The official description marks this field deprecated.
-    pub n_160m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_160mhz: Option<Vec<Channel6GHz>>,
     /// Deprecated: The official description marks this field deprecated.
-    pub n_20m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_20mhz: Option<Vec<Channel6GHz>>,
     /// Deprecated: The official description marks this field deprecated.
-    pub n_40m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_40mhz: Option<Vec<Channel6GHz>>,
     /// Deprecated: The official description marks this field deprecated.
-    pub n_80m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub auto: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_80mhz: Option<Vec<Channel6GHz>>,
+    pub auto: Option<Vec<Channel6GHz>>,
     pub indoor: Option<Channels6GIndoorOutdoor>,
     pub outdoor: Option<Channels6GIndoorOutdoor>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
-    pub n_320m_hz: Option<Vec<String>>,
+    pub n_320mhz: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8400,14 +9050,14 @@ pub struct Channels6Gv11 {
 impl serde::Serialize for Channels6Gv11 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Channels6Gv11, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("160MHz", &v.n_160mhz);
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
+            w.optional("80MHz", &v.n_80mhz);
             w.optional("auto", &v.auto);
             w.optional("indoor", &v.indoor);
             w.optional("outdoor", &v.outdoor);
-            w.optional("320MHz", &v.n_320m_hz);
+            w.optional("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -8430,14 +9080,14 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels6Gv11, ruckus_one_runtime::object::FieldError> {
             let value = Channels6Gv11 {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
+                n_160mhz: f.optional("160MHz"),
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
+                n_80mhz: f.optional("80MHz"),
                 auto: f.optional("auto"),
                 indoor: f.optional("indoor"),
                 outdoor: f.optional("outdoor"),
-                n_320m_hz: f.optional("320MHz"),
+                n_320mhz: f.optional("320MHz"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8458,54 +9108,39 @@ impl Channels6Gv11 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
+            n_160mhz: None,
+            n_20mhz: None,
+            n_40mhz: None,
+            n_80mhz: None,
             auto: None,
             indoor: None,
             outdoor: None,
-            n_320m_hz: None,
+            n_320mhz: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_160m_hz = Some(value.into());
+    pub fn with_n_160mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_160mhz = Some(value.into());
         self
     }
     /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
+    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_20mhz = Some(value.into());
         self
     }
     /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
+    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_40mhz = Some(value.into());
         self
     }
     /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_80m_hz = Some(value.into());
+    pub fn with_n_80mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_80mhz = Some(value.into());
         self
     }
     /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
+    pub fn with_auto(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
         self.auto = Some(value.into());
         self
     }
@@ -8520,8 +9155,8 @@ impl Channels6Gv11 {
         self
     }
     /// Sets `320MHz`.
-    pub fn with_n_320m_hz(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.n_320m_hz = Some(value.into());
+    pub fn with_n_320mhz(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.n_320mhz = Some(value.into());
         self
     }
 }
@@ -11068,11 +11703,11 @@ impl DhcpData {
 #[non_exhaustive]
 pub enum DhcpMode {
     /// `EnableOnEachAPs`
-    EnableOnEachAPs,
+    EnableOnEachAps,
     /// `EnableOnMultipleAPs`
-    EnableOnMultipleAPs,
+    EnableOnMultipleAps,
     /// `EnableOnHierarchicalAPs`
-    EnableOnHierarchicalAPs,
+    EnableOnHierarchicalAps,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -11086,9 +11721,9 @@ impl DhcpMode {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::EnableOnEachAPs => "EnableOnEachAPs",
-            Self::EnableOnMultipleAPs => "EnableOnMultipleAPs",
-            Self::EnableOnHierarchicalAPs => "EnableOnHierarchicalAPs",
+            Self::EnableOnEachAps => "EnableOnEachAPs",
+            Self::EnableOnMultipleAps => "EnableOnMultipleAPs",
+            Self::EnableOnHierarchicalAps => "EnableOnHierarchicalAPs",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -11102,9 +11737,9 @@ impl DhcpMode {
 impl From<&str> for DhcpMode {
     fn from(s: &str) -> Self {
         match s {
-            "EnableOnEachAPs" => Self::EnableOnEachAPs,
-            "EnableOnMultipleAPs" => Self::EnableOnMultipleAPs,
-            "EnableOnHierarchicalAPs" => Self::EnableOnHierarchicalAPs,
+            "EnableOnEachAPs" => Self::EnableOnEachAps,
+            "EnableOnMultipleAPs" => Self::EnableOnMultipleAps,
+            "EnableOnHierarchicalAPs" => Self::EnableOnHierarchicalAps,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -12778,8 +13413,8 @@ pub struct DownLink {
     pub venue_name: Option<String>,
     pub ap_group_id: Option<String>,
     pub ap_group_name: Option<String>,
-    pub wlan_group24_g_id: Option<String>,
-    pub wlan_group5_g_id: Option<String>,
+    pub wlan_group24g_id: Option<String>,
+    pub wlan_group5g_id: Option<String>,
     pub wlan_groups: Option<Vec<WlanGroup>>,
     pub config_status: Option<String>,
     pub connection_status: Option<String>,
@@ -12868,8 +13503,8 @@ impl serde::Serialize for DownLink {
             w.optional("venueName", &v.venue_name);
             w.optional("apGroupId", &v.ap_group_id);
             w.optional("apGroupName", &v.ap_group_name);
-            w.optional("wlanGroup24GId", &v.wlan_group24_g_id);
-            w.optional("wlanGroup5GId", &v.wlan_group5_g_id);
+            w.optional("wlanGroup24GId", &v.wlan_group24g_id);
+            w.optional("wlanGroup5GId", &v.wlan_group5g_id);
             w.optional("wlanGroups", &v.wlan_groups);
             w.optional("configStatus", &v.config_status);
             w.optional("connectionStatus", &v.connection_status);
@@ -12955,8 +13590,8 @@ impl<'de> serde::Deserialize<'de> for DownLink {
                 venue_name: f.optional("venueName"),
                 ap_group_id: f.optional("apGroupId"),
                 ap_group_name: f.optional("apGroupName"),
-                wlan_group24_g_id: f.optional("wlanGroup24GId"),
-                wlan_group5_g_id: f.optional("wlanGroup5GId"),
+                wlan_group24g_id: f.optional("wlanGroup24GId"),
+                wlan_group5g_id: f.optional("wlanGroup5GId"),
                 wlan_groups: f.optional("wlanGroups"),
                 config_status: f.optional("configStatus"),
                 connection_status: f.optional("connectionStatus"),
@@ -13040,8 +13675,8 @@ impl DownLink {
             venue_name: None,
             ap_group_id: None,
             ap_group_name: None,
-            wlan_group24_g_id: None,
-            wlan_group5_g_id: None,
+            wlan_group24g_id: None,
+            wlan_group5g_id: None,
             wlan_groups: None,
             config_status: None,
             connection_status: None,
@@ -13179,13 +13814,13 @@ impl DownLink {
         self
     }
     /// Sets `wlanGroup24GId`.
-    pub fn with_wlan_group24_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group24_g_id = Some(value.into());
+    pub fn with_wlan_group24g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group24g_id = Some(value.into());
         self
     }
     /// Sets `wlanGroup5GId`.
-    pub fn with_wlan_group5_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group5_g_id = Some(value.into());
+    pub fn with_wlan_group5g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group5g_id = Some(value.into());
         self
     }
     /// Sets `wlanGroups`.
@@ -13538,11 +14173,11 @@ pub struct DpskOpenWifiWlanAdvancedCustomization {
     /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// Default: false.
-    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    pub enable_multicast_downlink_rate_limiting6g: Option<bool>,
     /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// Default: false.
-    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    pub enable_multicast_uplink_rate_limiting6g: Option<bool>,
     /// Default: true.
     pub enable_neighbor_report: Option<bool>,
     /// Default: false.
@@ -13695,7 +14330,7 @@ impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
             );
             w.optional(
                 "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6_g,
+                &v.enable_multicast_downlink_rate_limiting6g,
             );
             w.optional(
                 "enableMulticastUplinkRateLimiting",
@@ -13703,7 +14338,7 @@ impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
             );
             w.optional(
                 "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6_g,
+                &v.enable_multicast_uplink_rate_limiting6g,
             );
             w.optional("enableNeighborReport", &v.enable_neighbor_report);
             w.optional(
@@ -13818,11 +14453,11 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
                 enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
                     .optional("enableMulticastDownlinkRateLimiting"),
-                enable_multicast_downlink_rate_limiting6_g: f
+                enable_multicast_downlink_rate_limiting6g: f
                     .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
                     .optional("enableMulticastUplinkRateLimiting"),
-                enable_multicast_uplink_rate_limiting6_g: f
+                enable_multicast_uplink_rate_limiting6g: f
                     .optional("enableMulticastUplinkRateLimiting6G"),
                 enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
@@ -13912,9 +14547,9 @@ impl DpskOpenWifiWlanAdvancedCustomization {
             enable_gtk_rekey: None,
             enable_join_rssi_threshold: None,
             enable_multicast_downlink_rate_limiting: None,
-            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_downlink_rate_limiting6g: None,
             enable_multicast_uplink_rate_limiting: None,
-            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting6g: None,
             enable_neighbor_report: None,
             enable_optimized_connectivity_experience: None,
             enable_syslog: None,
@@ -14168,11 +14803,11 @@ impl DpskOpenWifiWlanAdvancedCustomization {
         self
     }
     /// Sets `enableMulticastDownlinkRateLimiting6G`.
-    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+    pub fn with_enable_multicast_downlink_rate_limiting6g(
         mut self,
         value: impl Into<bool>,
     ) -> Self {
-        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self.enable_multicast_downlink_rate_limiting6g = Some(value.into());
         self
     }
     /// Sets `enableMulticastUplinkRateLimiting`.
@@ -14184,11 +14819,11 @@ impl DpskOpenWifiWlanAdvancedCustomization {
         self
     }
     /// Sets `enableMulticastUplinkRateLimiting6G`.
-    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+    pub fn with_enable_multicast_uplink_rate_limiting6g(
         mut self,
         value: impl Into<bool>,
     ) -> Self {
-        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self.enable_multicast_uplink_rate_limiting6g = Some(value.into());
         self
     }
     /// Sets `enableNeighborReport`.
@@ -16064,13 +16699,13 @@ pub struct ExternalAntenna {
     /// Default: false.
     pub coupled: Option<bool>,
     /// Default: false.
-    pub enable24_g: Option<bool>,
+    pub enable24g: Option<bool>,
     /// Default: false.
-    pub enable50_g: Option<bool>,
+    pub enable50g: Option<bool>,
     /// Format: int32; maximum: 60; minimum: 0.
-    pub gain24_g: Option<i64>,
+    pub gain24g: Option<i64>,
     /// Format: int32; maximum: 60; minimum: 0.
-    pub gain50_g: Option<i64>,
+    pub gain50g: Option<i64>,
     /// Default: false.
     pub support_disable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -16091,10 +16726,10 @@ impl serde::Serialize for ExternalAntenna {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ExternalAntenna, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("coupled", &v.coupled);
-            w.optional("enable24G", &v.enable24_g);
-            w.optional("enable50G", &v.enable50_g);
-            w.optional("gain24G", &v.gain24_g);
-            w.optional("gain50G", &v.gain50_g);
+            w.optional("enable24G", &v.enable24g);
+            w.optional("enable50G", &v.enable50g);
+            w.optional("gain24G", &v.gain24g);
+            w.optional("gain50G", &v.gain50g);
             w.optional("supportDisable", &v.support_disable);
             w.rest(&v.additional_fields);
         }
@@ -16120,10 +16755,10 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
         ) -> Result<ExternalAntenna, ruckus_one_runtime::object::FieldError> {
             let value = ExternalAntenna {
                 coupled: f.optional("coupled"),
-                enable24_g: f.optional("enable24G"),
-                enable50_g: f.optional("enable50G"),
-                gain24_g: f.optional("gain24G"),
-                gain50_g: f.optional("gain50G"),
+                enable24g: f.optional("enable24G"),
+                enable50g: f.optional("enable50G"),
+                gain24g: f.optional("gain24G"),
+                gain50g: f.optional("gain50G"),
                 support_disable: f.optional("supportDisable"),
                 additional_fields: f.rest(),
             };
@@ -16147,10 +16782,10 @@ impl ExternalAntenna {
     pub fn new() -> Self {
         Self {
             coupled: None,
-            enable24_g: None,
-            enable50_g: None,
-            gain24_g: None,
-            gain50_g: None,
+            enable24g: None,
+            enable50g: None,
+            gain24g: None,
+            gain50g: None,
             support_disable: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
@@ -16161,23 +16796,23 @@ impl ExternalAntenna {
         self
     }
     /// Sets `enable24G`.
-    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24_g = Some(value.into());
+    pub fn with_enable24g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24g = Some(value.into());
         self
     }
     /// Sets `enable50G`.
-    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50_g = Some(value.into());
+    pub fn with_enable50g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50g = Some(value.into());
         self
     }
     /// Sets `gain24G`.
-    pub fn with_gain24_g(mut self, value: impl Into<i64>) -> Self {
-        self.gain24_g = Some(value.into());
+    pub fn with_gain24g(mut self, value: impl Into<i64>) -> Self {
+        self.gain24g = Some(value.into());
         self
     }
     /// Sets `gain50G`.
-    pub fn with_gain50_g(mut self, value: impl Into<i64>) -> Self {
-        self.gain50_g = Some(value.into());
+    pub fn with_gain50g(mut self, value: impl Into<i64>) -> Self {
+        self.gain50g = Some(value.into());
         self
     }
     /// Sets `supportDisable`.
@@ -20898,8 +21533,8 @@ impl<'de> serde::Deserialize<'de> for LinkMarkingType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LteBandLockChannel {
-    pub band3_g: Option<Vec<String>>,
-    pub band4_g: Option<Vec<String>>,
+    pub band3g: Option<Vec<String>>,
+    pub band4g: Option<Vec<String>>,
     /// May be null.
     pub region: Option<LteBandLockChannelRegion>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -20914,8 +21549,8 @@ pub struct LteBandLockChannel {
 impl serde::Serialize for LteBandLockChannel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &LteBandLockChannel, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("band3G", &v.band3_g);
-            w.optional("band4G", &v.band4_g);
+            w.optional("band3G", &v.band3g);
+            w.optional("band4G", &v.band4g);
             w.field("region", &v.region);
             w.rest(&v.additional_fields);
         }
@@ -20935,8 +21570,8 @@ impl<'de> serde::Deserialize<'de> for LteBandLockChannel {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LteBandLockChannel, ruckus_one_runtime::object::FieldError> {
             let value = LteBandLockChannel {
-                band3_g: f.optional("band3G"),
-                band4_g: f.optional("band4G"),
+                band3g: f.optional("band3G"),
+                band4g: f.optional("band4G"),
                 region: f.optional("region"),
                 additional_fields: f.rest(),
             };
@@ -20954,20 +21589,20 @@ impl LteBandLockChannel {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            band3_g: None,
-            band4_g: None,
+            band3g: None,
+            band4g: None,
             region: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `band3G`.
-    pub fn with_band3_g(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.band3_g = Some(value.into());
+    pub fn with_band3g(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.band3g = Some(value.into());
         self
     }
     /// Sets `band4G`.
-    pub fn with_band4_g(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.band4_g = Some(value.into());
+    pub fn with_band4g(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.band4g = Some(value.into());
         self
     }
     /// Sets `region`.
@@ -21150,7 +21785,7 @@ impl MeshData {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Mgmt tx rate6 g: the values the official description lists.
+/// Mgmt tx rate6G: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
 ///
@@ -21262,11 +21897,11 @@ impl<'de> serde::Deserialize<'de> for MgmtTxRate6G {
 #[non_exhaustive]
 pub struct MultiLinkOperationOptions {
     /// Default: true.
-    pub enable24_g: Option<bool>,
+    pub enable24g: Option<bool>,
     /// Default: true.
-    pub enable50_g: Option<bool>,
+    pub enable50g: Option<bool>,
     /// Default: false.
-    pub enable6_g: Option<bool>,
+    pub enable6g: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -21280,9 +21915,9 @@ impl serde::Serialize for MultiLinkOperationOptions {
             v: &MultiLinkOperationOptions,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("enable24G", &v.enable24_g);
-            w.optional("enable50G", &v.enable50_g);
-            w.optional("enable6G", &v.enable6_g);
+            w.optional("enable24G", &v.enable24g);
+            w.optional("enable50G", &v.enable50g);
+            w.optional("enable6G", &v.enable6g);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -21299,9 +21934,9 @@ impl<'de> serde::Deserialize<'de> for MultiLinkOperationOptions {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MultiLinkOperationOptions, ruckus_one_runtime::object::FieldError> {
             let value = MultiLinkOperationOptions {
-                enable24_g: f.optional("enable24G"),
-                enable50_g: f.optional("enable50G"),
-                enable6_g: f.optional("enable6G"),
+                enable24g: f.optional("enable24G"),
+                enable50g: f.optional("enable50G"),
+                enable6g: f.optional("enable6G"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -21316,25 +21951,25 @@ impl MultiLinkOperationOptions {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            enable24_g: None,
-            enable50_g: None,
-            enable6_g: None,
+            enable24g: None,
+            enable50g: None,
+            enable6g: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `enable24G`.
-    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24_g = Some(value.into());
+    pub fn with_enable24g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24g = Some(value.into());
         self
     }
     /// Sets `enable50G`.
-    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50_g = Some(value.into());
+    pub fn with_enable50g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50g = Some(value.into());
         self
     }
     /// Sets `enable6G`.
-    pub fn with_enable6_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable6_g = Some(value.into());
+    pub fn with_enable6g(mut self, value: impl Into<bool>) -> Self {
+        self.enable6g = Some(value.into());
         self
     }
 }
@@ -26104,11 +26739,11 @@ pub struct PskWifiWlanAdvancedCustomization {
     /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// Default: false.
-    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    pub enable_multicast_downlink_rate_limiting6g: Option<bool>,
     /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// Default: false.
-    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    pub enable_multicast_uplink_rate_limiting6g: Option<bool>,
     /// Default: true.
     pub enable_neighbor_report: Option<bool>,
     /// Default: false.
@@ -26263,7 +26898,7 @@ impl serde::Serialize for PskWifiWlanAdvancedCustomization {
             );
             w.optional(
                 "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6_g,
+                &v.enable_multicast_downlink_rate_limiting6g,
             );
             w.optional(
                 "enableMulticastUplinkRateLimiting",
@@ -26271,7 +26906,7 @@ impl serde::Serialize for PskWifiWlanAdvancedCustomization {
             );
             w.optional(
                 "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6_g,
+                &v.enable_multicast_uplink_rate_limiting6g,
             );
             w.optional("enableNeighborReport", &v.enable_neighbor_report);
             w.optional(
@@ -26387,11 +27022,11 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
                 enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
                     .optional("enableMulticastDownlinkRateLimiting"),
-                enable_multicast_downlink_rate_limiting6_g: f
+                enable_multicast_downlink_rate_limiting6g: f
                     .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
                     .optional("enableMulticastUplinkRateLimiting"),
-                enable_multicast_uplink_rate_limiting6_g: f
+                enable_multicast_uplink_rate_limiting6g: f
                     .optional("enableMulticastUplinkRateLimiting6G"),
                 enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
@@ -26482,9 +27117,9 @@ impl PskWifiWlanAdvancedCustomization {
             enable_gtk_rekey: None,
             enable_join_rssi_threshold: None,
             enable_multicast_downlink_rate_limiting: None,
-            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_downlink_rate_limiting6g: None,
             enable_multicast_uplink_rate_limiting: None,
-            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting6g: None,
             enable_neighbor_report: None,
             enable_optimized_connectivity_experience: None,
             enable_syslog: None,
@@ -26739,11 +27374,11 @@ impl PskWifiWlanAdvancedCustomization {
         self
     }
     /// Sets `enableMulticastDownlinkRateLimiting6G`.
-    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+    pub fn with_enable_multicast_downlink_rate_limiting6g(
         mut self,
         value: impl Into<bool>,
     ) -> Self {
-        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self.enable_multicast_downlink_rate_limiting6g = Some(value.into());
         self
     }
     /// Sets `enableMulticastUplinkRateLimiting`.
@@ -26755,11 +27390,11 @@ impl PskWifiWlanAdvancedCustomization {
         self
     }
     /// Sets `enableMulticastUplinkRateLimiting6G`.
-    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+    pub fn with_enable_multicast_uplink_rate_limiting6g(
         mut self,
         value: impl Into<bool>,
     ) -> Self {
-        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self.enable_multicast_uplink_rate_limiting6g = Some(value.into());
         self
     }
     /// Sets `enableNeighborReport`.
@@ -36341,115 +36976,115 @@ pub enum SwitchFamilyModelViewModel {
     /// `ICX7150-24`
     Icx715024,
     /// `ICX7150-24P`
-    Icx715024p,
+    Icx715024P,
     /// `ICX7150-48`
     Icx715048,
     /// `ICX7150-48P`
-    Icx715048p,
+    Icx715048P,
     /// `ICX7150-48PF`
-    Icx715048pf,
+    Icx715048Pf,
     /// `ICX7150-48ZP`
-    Icx715048zp,
+    Icx715048Zp,
     /// `ICX7150-C12P`
-    Icx7150C12p,
+    Icx7150C12P,
     /// `ICX7150-C10ZP`
-    Icx7150C10zp,
+    Icx7150C10Zp,
     /// `ICX7150-C08P`
-    Icx7150C08p,
+    Icx7150C08P,
     /// `ICX7150-C08PT`
-    Icx7150C08pt,
+    Icx7150C08Pt,
     /// `ICX7150-24F`
-    Icx715024f,
+    Icx715024F,
     /// `ICX7250-48`
     Icx725048,
     /// `ICX7650-48ZP`
-    Icx765048zp,
+    Icx765048Zp,
     /// `ICX7650-48P`
-    Icx765048p,
+    Icx765048P,
     /// `ICX7650-48F`
-    Icx765048f,
+    Icx765048F,
     /// `ICX7850-32Q`
-    Icx785032q,
+    Icx785032Q,
     /// `ICX7850-48FS`
-    Icx785048fs,
+    Icx785048Fs,
     /// `ICX7850-48F`
-    Icx785048f,
+    Icx785048F,
     /// `ICX7850-48C`
-    Icx785048c,
+    Icx785048C,
     /// `ICX7550-24`
     Icx755024,
     /// `ICX7550-48`
     Icx755048,
     /// `ICX7550-24P`
-    Icx755024p,
+    Icx755024P,
     /// `ICX7550-48P`
-    Icx755048p,
+    Icx755048P,
     /// `ICX7550-24ZP`
-    Icx755024zp,
+    Icx755024Zp,
     /// `ICX7550-48ZP`
-    Icx755048zp,
+    Icx755048Zp,
     /// `ICX7550-24F`
-    Icx755024f,
+    Icx755024F,
     /// `ICX7550-48F`
-    Icx755048f,
+    Icx755048F,
     /// `ICX7550-24XZP`
-    Icx755024xzp,
+    Icx755024Xzp,
     /// `ICX8200-24`
     Icx820024,
     /// `ICX8200-24P`
-    Icx820024p,
+    Icx820024P,
     /// `ICX8200-24F`
-    Icx820024f,
+    Icx820024F,
     /// `ICX8200-24FX`
-    Icx820024fx,
+    Icx820024Fx,
     /// `ICX8200-24ZP`
-    Icx820024zp,
+    Icx820024Zp,
     /// `ICX8200-48`
     Icx820048,
     /// `ICX8200-48F`
-    Icx820048f,
+    Icx820048F,
     /// `ICX8200-48P`
-    Icx820048p,
+    Icx820048P,
     /// `ICX8200-48PF`
-    Icx820048pf,
+    Icx820048Pf,
     /// `ICX8200-48PF2`
-    Icx820048pf2,
+    Icx820048Pf2,
     /// `ICX8200-48ZP2`
-    Icx820048zp2,
+    Icx820048Zp2,
     /// `ICX8200-C08P`
-    Icx8200C08p,
+    Icx8200C08P,
     /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
+    Icx8200C08Pdc,
     /// `ICX8200-C08PF`
-    Icx8200C08pf,
+    Icx8200C08Pf,
     /// `ICX8200-C08PT`
-    Icx8200C08pt,
+    Icx8200C08Pt,
     /// `ICX8200-C08ZP`
-    Icx8200C08zp,
+    Icx8200C08Zp,
     /// `ICX8100-24`
     Icx810024,
     /// `ICX8100-24P`
-    Icx810024p,
+    Icx810024P,
     /// `ICX8100-48`
     Icx810048,
     /// `ICX8100-48P`
-    Icx810048p,
+    Icx810048P,
     /// `ICX8100-C08PF`
-    Icx8100C08pf,
+    Icx8100C08Pf,
     /// `ICX8100-48PF`
-    Icx810048pf,
+    Icx810048Pf,
     /// `ICX8100-24-X`
     Icx810024X,
     /// `ICX8100-48-X`
     Icx810048X,
     /// `ICX8100-24P-X`
-    Icx810024pX,
+    Icx810024PX,
     /// `ICX8100-48P-X`
-    Icx810048pX,
+    Icx810048PX,
     /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
+    Icx8100C08PfX,
     /// `ICX8100-48PF-X`
-    Icx810048pfX,
+    Icx810048PfX,
     /// `ICX7150-24-ES-POE`
     Icx715024EsPoe,
     /// `ICX7150-48-ES-POE`
@@ -36457,13 +37092,13 @@ pub enum SwitchFamilyModelViewModel {
     /// `ICX7150-C12-ES-POE`
     Icx7150C12EsPoe,
     /// `ICX8200-24PV`
-    Icx820024pv,
+    Icx820024Pv,
     /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
+    Icx8200C08Pfv,
     /// `ICX8100-C16P`
-    Icx8100C16p,
+    Icx8100C16P,
     /// `ICX8100-C16P-X`
-    Icx8100C16pX,
+    Icx8100C16PX,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -36480,68 +37115,68 @@ impl SwitchFamilyModelViewModel {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715024P => "ICX7150-24P",
             Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx715048P => "ICX7150-48P",
+            Self::Icx715048Pf => "ICX7150-48PF",
+            Self::Icx715048Zp => "ICX7150-48ZP",
+            Self::Icx7150C12P => "ICX7150-C12P",
+            Self::Icx7150C10Zp => "ICX7150-C10ZP",
+            Self::Icx7150C08P => "ICX7150-C08P",
+            Self::Icx7150C08Pt => "ICX7150-C08PT",
+            Self::Icx715024F => "ICX7150-24F",
             Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx765048Zp => "ICX7650-48ZP",
+            Self::Icx765048P => "ICX7650-48P",
+            Self::Icx765048F => "ICX7650-48F",
+            Self::Icx785032Q => "ICX7850-32Q",
+            Self::Icx785048Fs => "ICX7850-48FS",
+            Self::Icx785048F => "ICX7850-48F",
+            Self::Icx785048C => "ICX7850-48C",
             Self::Icx755024 => "ICX7550-24",
             Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx755024P => "ICX7550-24P",
+            Self::Icx755048P => "ICX7550-48P",
+            Self::Icx755024Zp => "ICX7550-24ZP",
+            Self::Icx755048Zp => "ICX7550-48ZP",
+            Self::Icx755024F => "ICX7550-24F",
+            Self::Icx755048F => "ICX7550-48F",
+            Self::Icx755024Xzp => "ICX7550-24XZP",
             Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820024P => "ICX8200-24P",
+            Self::Icx820024F => "ICX8200-24F",
+            Self::Icx820024Fx => "ICX8200-24FX",
+            Self::Icx820024Zp => "ICX8200-24ZP",
             Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx820048F => "ICX8200-48F",
+            Self::Icx820048P => "ICX8200-48P",
+            Self::Icx820048Pf => "ICX8200-48PF",
+            Self::Icx820048Pf2 => "ICX8200-48PF2",
+            Self::Icx820048Zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08P => "ICX8200-C08P",
+            Self::Icx8200C08Pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08Pf => "ICX8200-C08PF",
+            Self::Icx8200C08Pt => "ICX8200-C08PT",
+            Self::Icx8200C08Zp => "ICX8200-C08ZP",
             Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810024P => "ICX8100-24P",
             Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810048P => "ICX8100-48P",
+            Self::Icx8100C08Pf => "ICX8100-C08PF",
+            Self::Icx810048Pf => "ICX8100-48PF",
             Self::Icx810024X => "ICX8100-24-X",
             Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx810024PX => "ICX8100-24P-X",
+            Self::Icx810048PX => "ICX8100-48P-X",
+            Self::Icx8100C08PfX => "ICX8100-C08PF-X",
+            Self::Icx810048PfX => "ICX8100-48PF-X",
             Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
             Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
             Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Icx820024Pv => "ICX8200-24PV",
+            Self::Icx8200C08Pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16P => "ICX8100-C16P",
+            Self::Icx8100C16PX => "ICX8100-C16P-X",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -36558,68 +37193,68 @@ impl From<&str> for SwitchFamilyModelViewModel {
     fn from(s: &str) -> Self {
         match s {
             "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-24P" => Self::Icx715024P,
             "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7150-48P" => Self::Icx715048P,
+            "ICX7150-48PF" => Self::Icx715048Pf,
+            "ICX7150-48ZP" => Self::Icx715048Zp,
+            "ICX7150-C12P" => Self::Icx7150C12P,
+            "ICX7150-C10ZP" => Self::Icx7150C10Zp,
+            "ICX7150-C08P" => Self::Icx7150C08P,
+            "ICX7150-C08PT" => Self::Icx7150C08Pt,
+            "ICX7150-24F" => Self::Icx715024F,
             "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7650-48ZP" => Self::Icx765048Zp,
+            "ICX7650-48P" => Self::Icx765048P,
+            "ICX7650-48F" => Self::Icx765048F,
+            "ICX7850-32Q" => Self::Icx785032Q,
+            "ICX7850-48FS" => Self::Icx785048Fs,
+            "ICX7850-48F" => Self::Icx785048F,
+            "ICX7850-48C" => Self::Icx785048C,
             "ICX7550-24" => Self::Icx755024,
             "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX7550-24P" => Self::Icx755024P,
+            "ICX7550-48P" => Self::Icx755048P,
+            "ICX7550-24ZP" => Self::Icx755024Zp,
+            "ICX7550-48ZP" => Self::Icx755048Zp,
+            "ICX7550-24F" => Self::Icx755024F,
+            "ICX7550-48F" => Self::Icx755048F,
+            "ICX7550-24XZP" => Self::Icx755024Xzp,
             "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-24P" => Self::Icx820024P,
+            "ICX8200-24F" => Self::Icx820024F,
+            "ICX8200-24FX" => Self::Icx820024Fx,
+            "ICX8200-24ZP" => Self::Icx820024Zp,
             "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8200-48F" => Self::Icx820048F,
+            "ICX8200-48P" => Self::Icx820048P,
+            "ICX8200-48PF" => Self::Icx820048Pf,
+            "ICX8200-48PF2" => Self::Icx820048Pf2,
+            "ICX8200-48ZP2" => Self::Icx820048Zp2,
+            "ICX8200-C08P" => Self::Icx8200C08P,
+            "ICX8200-C08PDC" => Self::Icx8200C08Pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08Pf,
+            "ICX8200-C08PT" => Self::Icx8200C08Pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08Zp,
             "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-24P" => Self::Icx810024P,
             "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-48P" => Self::Icx810048P,
+            "ICX8100-C08PF" => Self::Icx8100C08Pf,
+            "ICX8100-48PF" => Self::Icx810048Pf,
             "ICX8100-24-X" => Self::Icx810024X,
             "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX8100-24P-X" => Self::Icx810024PX,
+            "ICX8100-48P-X" => Self::Icx810048PX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08PfX,
+            "ICX8100-48PF-X" => Self::Icx810048PfX,
             "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
             "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
             "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            "ICX8200-24PV" => Self::Icx820024Pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08Pfv,
+            "ICX8100-C16P" => Self::Icx8100C16P,
+            "ICX8100-C16P-X" => Self::Icx8100C16PX,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -40144,7 +40779,7 @@ pub enum TunnelServiceProfileTunnelType {
     /// `VXLAN_GPE`
     VxlanGpe,
     /// `L2GRE`
-    L2gre,
+    L2Gre,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -40154,7 +40789,7 @@ impl TunnelServiceProfileTunnelType {
     pub fn as_str(&self) -> &str {
         match self {
             Self::VxlanGpe => "VXLAN_GPE",
-            Self::L2gre => "L2GRE",
+            Self::L2Gre => "L2GRE",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -40164,7 +40799,7 @@ impl From<&str> for TunnelServiceProfileTunnelType {
     fn from(s: &str) -> Self {
         match s {
             "VXLAN_GPE" => Self::VxlanGpe,
-            "L2GRE" => Self::L2gre,
+            "L2GRE" => Self::L2Gre,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -40416,8 +41051,8 @@ pub struct UpLink {
     pub venue_name: Option<String>,
     pub ap_group_id: Option<String>,
     pub ap_group_name: Option<String>,
-    pub wlan_group24_g_id: Option<String>,
-    pub wlan_group5_g_id: Option<String>,
+    pub wlan_group24g_id: Option<String>,
+    pub wlan_group5g_id: Option<String>,
     pub wlan_groups: Option<Vec<WlanGroup>>,
     pub config_status: Option<String>,
     pub connection_status: Option<String>,
@@ -40505,8 +41140,8 @@ impl serde::Serialize for UpLink {
             w.optional("venueName", &v.venue_name);
             w.optional("apGroupId", &v.ap_group_id);
             w.optional("apGroupName", &v.ap_group_name);
-            w.optional("wlanGroup24GId", &v.wlan_group24_g_id);
-            w.optional("wlanGroup5GId", &v.wlan_group5_g_id);
+            w.optional("wlanGroup24GId", &v.wlan_group24g_id);
+            w.optional("wlanGroup5GId", &v.wlan_group5g_id);
             w.optional("wlanGroups", &v.wlan_groups);
             w.optional("configStatus", &v.config_status);
             w.optional("connectionStatus", &v.connection_status);
@@ -40591,8 +41226,8 @@ impl<'de> serde::Deserialize<'de> for UpLink {
                 venue_name: f.optional("venueName"),
                 ap_group_id: f.optional("apGroupId"),
                 ap_group_name: f.optional("apGroupName"),
-                wlan_group24_g_id: f.optional("wlanGroup24GId"),
-                wlan_group5_g_id: f.optional("wlanGroup5GId"),
+                wlan_group24g_id: f.optional("wlanGroup24GId"),
+                wlan_group5g_id: f.optional("wlanGroup5GId"),
                 wlan_groups: f.optional("wlanGroups"),
                 config_status: f.optional("configStatus"),
                 connection_status: f.optional("connectionStatus"),
@@ -40675,8 +41310,8 @@ impl UpLink {
             venue_name: None,
             ap_group_id: None,
             ap_group_name: None,
-            wlan_group24_g_id: None,
-            wlan_group5_g_id: None,
+            wlan_group24g_id: None,
+            wlan_group5g_id: None,
             wlan_groups: None,
             config_status: None,
             connection_status: None,
@@ -40813,13 +41448,13 @@ impl UpLink {
         self
     }
     /// Sets `wlanGroup24GId`.
-    pub fn with_wlan_group24_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group24_g_id = Some(value.into());
+    pub fn with_wlan_group24g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group24g_id = Some(value.into());
         self
     }
     /// Sets `wlanGroup5GId`.
-    pub fn with_wlan_group5_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group5_g_id = Some(value.into());
+    pub fn with_wlan_group5g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group5g_id = Some(value.into());
         self
     }
     /// Sets `wlanGroups`.
@@ -41905,21 +42540,21 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettingsWanConnection {
 #[non_exhaustive]
 pub struct VenueApClientAdmissionControlSettings {
     /// Default: false.
-    pub enable24_g: Option<bool>,
+    pub enable24g: Option<bool>,
     /// Default: false.
-    pub enable50_g: Option<bool>,
+    pub enable50g: Option<bool>,
     /// Default: 75; format: int32; maximum: 100; minimum: 50.
-    pub max_radio_load24_g: Option<i64>,
+    pub max_radio_load24g: Option<i64>,
     /// Default: 75; format: int32; maximum: 100; minimum: 50.
-    pub max_radio_load50_g: Option<i64>,
+    pub max_radio_load50g: Option<i64>,
     /// Default: 10; format: int32; maximum: 100; minimum: 0.
-    pub min_client_count24_g: Option<i64>,
+    pub min_client_count24g: Option<i64>,
     /// Default: 20; format: int32; maximum: 100; minimum: 0.
-    pub min_client_count50_g: Option<i64>,
+    pub min_client_count50g: Option<i64>,
     /// Default: 0; format: int32; maximum: 100; minimum: 0.
-    pub min_client_throughput24_g: Option<i64>,
+    pub min_client_throughput24g: Option<i64>,
     /// Default: 0; format: int32; maximum: 100; minimum: 0.
-    pub min_client_throughput50_g: Option<i64>,
+    pub min_client_throughput50g: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -41935,14 +42570,14 @@ impl serde::Serialize for VenueApClientAdmissionControlSettings {
             v: &VenueApClientAdmissionControlSettings,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("enable24G", &v.enable24_g);
-            w.optional("enable50G", &v.enable50_g);
-            w.optional("maxRadioLoad24G", &v.max_radio_load24_g);
-            w.optional("maxRadioLoad50G", &v.max_radio_load50_g);
-            w.optional("minClientCount24G", &v.min_client_count24_g);
-            w.optional("minClientCount50G", &v.min_client_count50_g);
-            w.optional("minClientThroughput24G", &v.min_client_throughput24_g);
-            w.optional("minClientThroughput50G", &v.min_client_throughput50_g);
+            w.optional("enable24G", &v.enable24g);
+            w.optional("enable50G", &v.enable50g);
+            w.optional("maxRadioLoad24G", &v.max_radio_load24g);
+            w.optional("maxRadioLoad50G", &v.max_radio_load50g);
+            w.optional("minClientCount24G", &v.min_client_count24g);
+            w.optional("minClientCount50G", &v.min_client_count50g);
+            w.optional("minClientThroughput24G", &v.min_client_throughput24g);
+            w.optional("minClientThroughput50G", &v.min_client_throughput50g);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -41964,14 +42599,14 @@ impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
             ruckus_one_runtime::object::FieldError,
         > {
             let value = VenueApClientAdmissionControlSettings {
-                enable24_g: f.optional("enable24G"),
-                enable50_g: f.optional("enable50G"),
-                max_radio_load24_g: f.optional("maxRadioLoad24G"),
-                max_radio_load50_g: f.optional("maxRadioLoad50G"),
-                min_client_count24_g: f.optional("minClientCount24G"),
-                min_client_count50_g: f.optional("minClientCount50G"),
-                min_client_throughput24_g: f.optional("minClientThroughput24G"),
-                min_client_throughput50_g: f.optional("minClientThroughput50G"),
+                enable24g: f.optional("enable24G"),
+                enable50g: f.optional("enable50G"),
+                max_radio_load24g: f.optional("maxRadioLoad24G"),
+                max_radio_load50g: f.optional("maxRadioLoad50G"),
+                min_client_count24g: f.optional("minClientCount24G"),
+                min_client_count50g: f.optional("minClientCount50G"),
+                min_client_throughput24g: f.optional("minClientThroughput24G"),
+                min_client_throughput50g: f.optional("minClientThroughput50G"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -41988,55 +42623,55 @@ impl VenueApClientAdmissionControlSettings {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            enable24_g: None,
-            enable50_g: None,
-            max_radio_load24_g: None,
-            max_radio_load50_g: None,
-            min_client_count24_g: None,
-            min_client_count50_g: None,
-            min_client_throughput24_g: None,
-            min_client_throughput50_g: None,
+            enable24g: None,
+            enable50g: None,
+            max_radio_load24g: None,
+            max_radio_load50g: None,
+            min_client_count24g: None,
+            min_client_count50g: None,
+            min_client_throughput24g: None,
+            min_client_throughput50g: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `enable24G`.
-    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24_g = Some(value.into());
+    pub fn with_enable24g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24g = Some(value.into());
         self
     }
     /// Sets `enable50G`.
-    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50_g = Some(value.into());
+    pub fn with_enable50g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50g = Some(value.into());
         self
     }
     /// Sets `maxRadioLoad24G`.
-    pub fn with_max_radio_load24_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_radio_load24_g = Some(value.into());
+    pub fn with_max_radio_load24g(mut self, value: impl Into<i64>) -> Self {
+        self.max_radio_load24g = Some(value.into());
         self
     }
     /// Sets `maxRadioLoad50G`.
-    pub fn with_max_radio_load50_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_radio_load50_g = Some(value.into());
+    pub fn with_max_radio_load50g(mut self, value: impl Into<i64>) -> Self {
+        self.max_radio_load50g = Some(value.into());
         self
     }
     /// Sets `minClientCount24G`.
-    pub fn with_min_client_count24_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_count24_g = Some(value.into());
+    pub fn with_min_client_count24g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_count24g = Some(value.into());
         self
     }
     /// Sets `minClientCount50G`.
-    pub fn with_min_client_count50_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_count50_g = Some(value.into());
+    pub fn with_min_client_count50g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_count50g = Some(value.into());
         self
     }
     /// Sets `minClientThroughput24G`.
-    pub fn with_min_client_throughput24_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_throughput24_g = Some(value.into());
+    pub fn with_min_client_throughput24g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_throughput24g = Some(value.into());
         self
     }
     /// Sets `minClientThroughput50G`.
-    pub fn with_min_client_throughput50_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_throughput50_g = Some(value.into());
+    pub fn with_min_client_throughput50g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_throughput50g = Some(value.into());
         self
     }
 }
@@ -42463,7 +43098,7 @@ impl VenueApGroupQueryData {
 #[non_exhaustive]
 pub struct VenueApLoadBalancingSettings {
     /// Default: 25; format: int32; maximum: 100; minimum: 0.
-    pub band_balancing_client_percent24_g: Option<i64>,
+    pub band_balancing_client_percent24g: Option<i64>,
     /// Default: true.
     pub band_balancing_enabled: Option<bool>,
     /// Default: false.
@@ -42495,7 +43130,7 @@ impl serde::Serialize for VenueApLoadBalancingSettings {
         ) {
             w.optional(
                 "bandBalancingClientPercent24G",
-                &v.band_balancing_client_percent24_g,
+                &v.band_balancing_client_percent24g,
             );
             w.optional("bandBalancingEnabled", &v.band_balancing_enabled);
             w.optional("enabled", &v.enabled);
@@ -42528,7 +43163,7 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
             ruckus_one_runtime::object::FieldError,
         > {
             let value = VenueApLoadBalancingSettings {
-                band_balancing_client_percent24_g: f
+                band_balancing_client_percent24g: f
                     .optional("bandBalancingClientPercent24G"),
                 band_balancing_enabled: f.optional("bandBalancingEnabled"),
                 enabled: f.optional("enabled"),
@@ -42555,7 +43190,7 @@ impl VenueApLoadBalancingSettings {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            band_balancing_client_percent24_g: None,
+            band_balancing_client_percent24g: None,
             band_balancing_enabled: None,
             enabled: None,
             load_balancing_method: None,
@@ -42567,11 +43202,11 @@ impl VenueApLoadBalancingSettings {
         }
     }
     /// Sets `bandBalancingClientPercent24G`.
-    pub fn with_band_balancing_client_percent24_g(
+    pub fn with_band_balancing_client_percent24g(
         mut self,
         value: impl Into<i64>,
     ) -> Self {
-        self.band_balancing_client_percent24_g = Some(value.into());
+        self.band_balancing_client_percent24g = Some(value.into());
         self
     }
     /// Sets `bandBalancingEnabled`.
@@ -43288,13 +43923,13 @@ impl VenueApModelCapabilities {
 #[non_exhaustive]
 pub struct VenueApModelExternalAntennaSettings {
     /// Default: false.
-    pub enable24_g: Option<bool>,
+    pub enable24g: Option<bool>,
     /// Default: false.
-    pub enable50_g: Option<bool>,
+    pub enable50g: Option<bool>,
     /// Format: int32; maximum: 60; minimum: 0.
-    pub gain24_g: Option<i64>,
+    pub gain24g: Option<i64>,
     /// Format: int32; maximum: 60; minimum: 0.
-    pub gain50_g: Option<i64>,
+    pub gain50g: Option<i64>,
     /// Max_length: 64; min_length: 0.
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -43315,10 +43950,10 @@ impl serde::Serialize for VenueApModelExternalAntennaSettings {
             v: &VenueApModelExternalAntennaSettings,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("enable24G", &v.enable24_g);
-            w.optional("enable50G", &v.enable50_g);
-            w.optional("gain24G", &v.gain24_g);
-            w.optional("gain50G", &v.gain50_g);
+            w.optional("enable24G", &v.enable24g);
+            w.optional("enable50G", &v.enable50g);
+            w.optional("gain24G", &v.gain24g);
+            w.optional("gain50G", &v.gain50g);
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
@@ -43344,10 +43979,10 @@ impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
             ruckus_one_runtime::object::FieldError,
         > {
             let value = VenueApModelExternalAntennaSettings {
-                enable24_g: f.optional("enable24G"),
-                enable50_g: f.optional("enable50G"),
-                gain24_g: f.optional("gain24G"),
-                gain50_g: f.optional("gain50G"),
+                enable24g: f.optional("enable24G"),
+                enable50g: f.optional("enable50G"),
+                gain24g: f.optional("gain24G"),
+                gain50g: f.optional("gain50G"),
                 model: f.optional("model"),
                 additional_fields: f.rest(),
             };
@@ -43368,32 +44003,32 @@ impl VenueApModelExternalAntennaSettings {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            enable24_g: None,
-            enable50_g: None,
-            gain24_g: None,
-            gain50_g: None,
+            enable24g: None,
+            enable50g: None,
+            gain24g: None,
+            gain50g: None,
             model: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `enable24G`.
-    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24_g = Some(value.into());
+    pub fn with_enable24g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24g = Some(value.into());
         self
     }
     /// Sets `enable50G`.
-    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50_g = Some(value.into());
+    pub fn with_enable50g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50g = Some(value.into());
         self
     }
     /// Sets `gain24G`.
-    pub fn with_gain24_g(mut self, value: impl Into<i64>) -> Self {
-        self.gain24_g = Some(value.into());
+    pub fn with_gain24g(mut self, value: impl Into<i64>) -> Self {
+        self.gain24g = Some(value.into());
         self
     }
     /// Sets `gain50G`.
-    pub fn with_gain50_g(mut self, value: impl Into<i64>) -> Self {
-        self.gain50_g = Some(value.into());
+    pub fn with_gain50g(mut self, value: impl Into<i64>) -> Self {
+        self.gain50g = Some(value.into());
         self
     }
     /// Sets `model`.
@@ -43587,7 +44222,7 @@ impl VenueApMulticastDnsFencingSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio24 g hz settings, with the fields the official description lists.
+/// Venue ap radio24GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
 ///
@@ -43595,7 +44230,7 @@ impl VenueApMulticastDnsFencingSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio24GHzSettings {
-    pub allowed_channels: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
+    pub allowed_channels: Option<Vec<Channel24GHz>>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -43677,10 +44312,7 @@ impl VenueApRadio24GHzSettings {
         }
     }
     /// Sets `allowedChannels`.
-    pub fn with_allowed_channels(
-        mut self,
-        value: impl Into<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
+    pub fn with_allowed_channels(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
         self.allowed_channels = Some(value.into());
         self
     }
@@ -43720,157 +44352,10 @@ impl VenueApRadio24GHzSettings {
     any(
         feature = "network-ap-settings",
         feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-/// Venue ap radio24 g hz settings allowed channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio24GHzSettingsAllowedChannels {
-    /// `1`
-    V1,
-    /// `2`
-    V2,
-    /// `3`
-    V3,
-    /// `4`
-    V4,
-    /// `5`
-    V5,
-    /// `6`
-    V6,
-    /// `7`
-    V7,
-    /// `8`
-    V8,
-    /// `9`
-    V9,
-    /// `10`
-    V10,
-    /// `11`
-    V11,
-    /// `12`
-    V12,
-    /// `13`
-    V13,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl VenueApRadio24GHzSettingsAllowedChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "1",
-            Self::V2 => "2",
-            Self::V3 => "3",
-            Self::V4 => "4",
-            Self::V5 => "5",
-            Self::V6 => "6",
-            Self::V7 => "7",
-            Self::V8 => "8",
-            Self::V9 => "9",
-            Self::V10 => "10",
-            Self::V11 => "11",
-            Self::V12 => "12",
-            Self::V13 => "13",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl From<&str> for VenueApRadio24GHzSettingsAllowedChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "1" => Self::V1,
-            "2" => Self::V2,
-            "3" => Self::V3,
-            "4" => Self::V4,
-            "5" => Self::V5,
-            "6" => Self::V6,
-            "7" => Self::V7,
-            "8" => Self::V8,
-            "9" => Self::V9,
-            "10" => Self::V10,
-            "11" => Self::V11,
-            "12" => Self::V12,
-            "13" => Self::V13,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl std::fmt::Display for VenueApRadio24GHzSettingsAllowedChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl serde::Serialize for VenueApRadio24GHzSettingsAllowedChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsAllowedChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Venue ap radio24 g hz settings method: the values the official description lists.
+/// Venue ap radio24GHz settings method: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
 ///
@@ -43967,7 +44452,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsMethod {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio5 g hz settings, with the fields the official description lists.
+/// Venue ap radio5GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
 ///
@@ -43975,12 +44460,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsMethod {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio5GHzSettings {
-    pub allowed_indoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    pub allowed_outdoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
+    pub allowed_indoor_channels: Option<Vec<Channel5GHz>>,
+    pub allowed_outdoor_channels: Option<Vec<Channel5GHz>>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -44072,7 +44553,7 @@ impl VenueApRadio5GHzSettings {
     /// Sets `allowedIndoorChannels`.
     pub fn with_allowed_indoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<Vec<Channel5GHz>>,
     ) -> Self {
         self.allowed_indoor_channels = Some(value.into());
         self
@@ -44080,7 +44561,7 @@ impl VenueApRadio5GHzSettings {
     /// Sets `allowedOutdoorChannels`.
     pub fn with_allowed_outdoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<Vec<Channel5GHz>>,
     ) -> Self {
         self.allowed_outdoor_channels = Some(value.into());
         self
@@ -44120,220 +44601,9 @@ impl VenueApRadio5GHzSettings {
     }
 }
 #[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-/// Venue ap radio5 g hz settings allowed indoor channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    /// `36`
-    V36,
-    /// `40`
-    V40,
-    /// `44`
-    V44,
-    /// `48`
-    V48,
-    /// `52`
-    V52,
-    /// `56`
-    V56,
-    /// `60`
-    V60,
-    /// `64`
-    V64,
-    /// `100`
-    V100,
-    /// `104`
-    V104,
-    /// `108`
-    V108,
-    /// `112`
-    V112,
-    /// `116`
-    V116,
-    /// `120`
-    V120,
-    /// `124`
-    V124,
-    /// `128`
-    V128,
-    /// `132`
-    V132,
-    /// `136`
-    V136,
-    /// `140`
-    V140,
-    /// `144`
-    V144,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `163`
-    V163,
-    /// `165`
-    V165,
-    /// `167`
-    V167,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V36 => "36",
-            Self::V40 => "40",
-            Self::V44 => "44",
-            Self::V48 => "48",
-            Self::V52 => "52",
-            Self::V56 => "56",
-            Self::V60 => "60",
-            Self::V64 => "64",
-            Self::V100 => "100",
-            Self::V104 => "104",
-            Self::V108 => "108",
-            Self::V112 => "112",
-            Self::V116 => "116",
-            Self::V120 => "120",
-            Self::V124 => "124",
-            Self::V128 => "128",
-            Self::V132 => "132",
-            Self::V136 => "136",
-            Self::V140 => "140",
-            Self::V144 => "144",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V163 => "163",
-            Self::V165 => "165",
-            Self::V167 => "167",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl From<&str> for VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "36" => Self::V36,
-            "40" => Self::V40,
-            "44" => Self::V44,
-            "48" => Self::V48,
-            "52" => Self::V52,
-            "56" => Self::V56,
-            "60" => Self::V60,
-            "64" => Self::V64,
-            "100" => Self::V100,
-            "104" => Self::V104,
-            "108" => Self::V108,
-            "112" => Self::V112,
-            "116" => Self::V116,
-            "120" => Self::V120,
-            "124" => Self::V124,
-            "128" => Self::V128,
-            "132" => Self::V132,
-            "136" => Self::V136,
-            "140" => Self::V140,
-            "144" => Self::V144,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "163" => Self::V163,
-            "165" => Self::V165,
-            "167" => Self::V167,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl std::fmt::Display for VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl serde::Serialize for VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio6 g hz settings, with the fields the official description lists.
+/// Venue ap radio6GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
 ///
@@ -44342,11 +44612,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsAllowedIndoorChann
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettings {
     /// Deprecated: The official description marks this field deprecated.
-    pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub allowed_indoor_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub allowed_outdoor_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub allowed_channels: Option<Vec<Channel6GHz>>,
+    pub allowed_indoor_channels: Option<Vec<Channel6GHz>>,
+    pub allowed_outdoor_channels: Option<Vec<Channel6GHz>>,
     /// Default: HE_MCS_0.
-    pub bss_min_rate6_g: Option<BssMinRate6G>,
+    pub bss_min_rate6g: Option<BssMinRate6G>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -44360,7 +44630,7 @@ pub struct VenueApRadio6GHzSettings {
     /// Default: CHANNELFLY.
     pub method: Option<VenueApRadio24GHzSettingsMethod>,
     /// Default: _6.
-    pub mgmt_tx_rate6_g: Option<MgmtTxRate6G>,
+    pub mgmt_tx_rate6g: Option<MgmtTxRate6G>,
     /// Default: 1; format: int32; minimum: 1.
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// Default: 1; format: int32; maximum: 100; minimum: 1.
@@ -44388,7 +44658,7 @@ impl serde::Serialize for VenueApRadio6GHzSettings {
             w.optional("allowedChannels", &v.allowed_channels);
             w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
             w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
-            w.optional("bssMinRate6G", &v.bss_min_rate6_g);
+            w.optional("bssMinRate6G", &v.bss_min_rate6g);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
             w.optional("enableAfc", &v.enable_afc);
@@ -44401,7 +44671,7 @@ impl serde::Serialize for VenueApRadio6GHzSettings {
                 &v.enable_multicast_uplink_rate_limiting,
             );
             w.optional("method", &v.method);
-            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6_g);
+            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
             w.optional(
                 "multicastDownlinkRateLimiting",
                 &v.multicast_downlink_rate_limiting,
@@ -44431,7 +44701,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
                 allowed_channels: f.optional("allowedChannels"),
                 allowed_indoor_channels: f.optional("allowedIndoorChannels"),
                 allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
-                bss_min_rate6_g: f.optional("bssMinRate6G"),
+                bss_min_rate6g: f.optional("bssMinRate6G"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
                 enable_afc: f.optional("enableAfc"),
@@ -44440,7 +44710,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
                 enable_multicast_uplink_rate_limiting: f
                     .optional("enableMulticastUplinkRateLimiting"),
                 method: f.optional("method"),
-                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G"),
+                mgmt_tx_rate6g: f.optional("mgmtTxRate6G"),
                 multicast_downlink_rate_limiting: f
                     .optional("multicastDownlinkRateLimiting"),
                 multicast_uplink_rate_limiting: f
@@ -44467,14 +44737,14 @@ impl VenueApRadio6GHzSettings {
             allowed_channels: None,
             allowed_indoor_channels: None,
             allowed_outdoor_channels: None,
-            bss_min_rate6_g: None,
+            bss_min_rate6g: None,
             change_interval: None,
             channel_bandwidth: None,
             enable_afc: None,
             enable_multicast_downlink_rate_limiting: None,
             enable_multicast_uplink_rate_limiting: None,
             method: None,
-            mgmt_tx_rate6_g: None,
+            mgmt_tx_rate6g: None,
             multicast_downlink_rate_limiting: None,
             multicast_uplink_rate_limiting: None,
             scan_interval: None,
@@ -44484,17 +44754,14 @@ impl VenueApRadio6GHzSettings {
         }
     }
     /// Sets `allowedChannels`.
-    pub fn with_allowed_channels(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
+    pub fn with_allowed_channels(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
         self.allowed_channels = Some(value.into());
         self
     }
     /// Sets `allowedIndoorChannels`.
     pub fn with_allowed_indoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<Channel6GHz>>,
     ) -> Self {
         self.allowed_indoor_channels = Some(value.into());
         self
@@ -44502,14 +44769,14 @@ impl VenueApRadio6GHzSettings {
     /// Sets `allowedOutdoorChannels`.
     pub fn with_allowed_outdoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<Channel6GHz>>,
     ) -> Self {
         self.allowed_outdoor_channels = Some(value.into());
         self
     }
     /// Sets `bssMinRate6G`.
-    pub fn with_bss_min_rate6_g(mut self, value: impl Into<BssMinRate6G>) -> Self {
-        self.bss_min_rate6_g = Some(value.into());
+    pub fn with_bss_min_rate6g(mut self, value: impl Into<BssMinRate6G>) -> Self {
+        self.bss_min_rate6g = Some(value.into());
         self
     }
     /// Sets `changeInterval`.
@@ -44552,8 +44819,8 @@ impl VenueApRadio6GHzSettings {
         self
     }
     /// Sets `mgmtTxRate6G`.
-    pub fn with_mgmt_tx_rate6_g(mut self, value: impl Into<MgmtTxRate6G>) -> Self {
-        self.mgmt_tx_rate6_g = Some(value.into());
+    pub fn with_mgmt_tx_rate6g(mut self, value: impl Into<MgmtTxRate6G>) -> Self {
+        self.mgmt_tx_rate6g = Some(value.into());
         self
     }
     /// Sets `multicastDownlinkRateLimiting`.
@@ -44586,340 +44853,9 @@ impl VenueApRadio6GHzSettings {
     }
 }
 #[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-/// Venue ap radio6 g hz settings allowed channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsAllowedChannels {
-    /// `1`
-    V1,
-    /// `5`
-    V5,
-    /// `9`
-    V9,
-    /// `13`
-    V13,
-    /// `17`
-    V17,
-    /// `21`
-    V21,
-    /// `25`
-    V25,
-    /// `29`
-    V29,
-    /// `33`
-    V33,
-    /// `37`
-    V37,
-    /// `41`
-    V41,
-    /// `45`
-    V45,
-    /// `49`
-    V49,
-    /// `53`
-    V53,
-    /// `57`
-    V57,
-    /// `61`
-    V61,
-    /// `65`
-    V65,
-    /// `69`
-    V69,
-    /// `73`
-    V73,
-    /// `77`
-    V77,
-    /// `81`
-    V81,
-    /// `85`
-    V85,
-    /// `89`
-    V89,
-    /// `93`
-    V93,
-    /// `97`
-    V97,
-    /// `101`
-    V101,
-    /// `105`
-    V105,
-    /// `109`
-    V109,
-    /// `113`
-    V113,
-    /// `117`
-    V117,
-    /// `121`
-    V121,
-    /// `125`
-    V125,
-    /// `129`
-    V129,
-    /// `133`
-    V133,
-    /// `137`
-    V137,
-    /// `141`
-    V141,
-    /// `145`
-    V145,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `165`
-    V165,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// `177`
-    V177,
-    /// `181`
-    V181,
-    /// `185`
-    V185,
-    /// `189`
-    V189,
-    /// `193`
-    V193,
-    /// `197`
-    V197,
-    /// `201`
-    V201,
-    /// `205`
-    V205,
-    /// `209`
-    V209,
-    /// `213`
-    V213,
-    /// `217`
-    V217,
-    /// `221`
-    V221,
-    /// `225`
-    V225,
-    /// `229`
-    V229,
-    /// `233`
-    V233,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl VenueApRadio6GHzSettingsAllowedChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "1",
-            Self::V5 => "5",
-            Self::V9 => "9",
-            Self::V13 => "13",
-            Self::V17 => "17",
-            Self::V21 => "21",
-            Self::V25 => "25",
-            Self::V29 => "29",
-            Self::V33 => "33",
-            Self::V37 => "37",
-            Self::V41 => "41",
-            Self::V45 => "45",
-            Self::V49 => "49",
-            Self::V53 => "53",
-            Self::V57 => "57",
-            Self::V61 => "61",
-            Self::V65 => "65",
-            Self::V69 => "69",
-            Self::V73 => "73",
-            Self::V77 => "77",
-            Self::V81 => "81",
-            Self::V85 => "85",
-            Self::V89 => "89",
-            Self::V93 => "93",
-            Self::V97 => "97",
-            Self::V101 => "101",
-            Self::V105 => "105",
-            Self::V109 => "109",
-            Self::V113 => "113",
-            Self::V117 => "117",
-            Self::V121 => "121",
-            Self::V125 => "125",
-            Self::V129 => "129",
-            Self::V133 => "133",
-            Self::V137 => "137",
-            Self::V141 => "141",
-            Self::V145 => "145",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V165 => "165",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::V177 => "177",
-            Self::V181 => "181",
-            Self::V185 => "185",
-            Self::V189 => "189",
-            Self::V193 => "193",
-            Self::V197 => "197",
-            Self::V201 => "201",
-            Self::V205 => "205",
-            Self::V209 => "209",
-            Self::V213 => "213",
-            Self::V217 => "217",
-            Self::V221 => "221",
-            Self::V225 => "225",
-            Self::V229 => "229",
-            Self::V233 => "233",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl From<&str> for VenueApRadio6GHzSettingsAllowedChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "1" => Self::V1,
-            "5" => Self::V5,
-            "9" => Self::V9,
-            "13" => Self::V13,
-            "17" => Self::V17,
-            "21" => Self::V21,
-            "25" => Self::V25,
-            "29" => Self::V29,
-            "33" => Self::V33,
-            "37" => Self::V37,
-            "41" => Self::V41,
-            "45" => Self::V45,
-            "49" => Self::V49,
-            "53" => Self::V53,
-            "57" => Self::V57,
-            "61" => Self::V61,
-            "65" => Self::V65,
-            "69" => Self::V69,
-            "73" => Self::V73,
-            "77" => Self::V77,
-            "81" => Self::V81,
-            "85" => Self::V85,
-            "89" => Self::V89,
-            "93" => Self::V93,
-            "97" => Self::V97,
-            "101" => Self::V101,
-            "105" => Self::V105,
-            "109" => Self::V109,
-            "113" => Self::V113,
-            "117" => Self::V117,
-            "121" => Self::V121,
-            "125" => Self::V125,
-            "129" => Self::V129,
-            "133" => Self::V133,
-            "137" => Self::V137,
-            "141" => Self::V141,
-            "145" => Self::V145,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "165" => Self::V165,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            "177" => Self::V177,
-            "181" => Self::V181,
-            "185" => Self::V185,
-            "189" => Self::V189,
-            "193" => Self::V193,
-            "197" => Self::V197,
-            "201" => Self::V201,
-            "205" => Self::V205,
-            "209" => Self::V209,
-            "213" => Self::V213,
-            "217" => Self::V217,
-            "221" => Self::V221,
-            "225" => Self::V225,
-            "229" => Self::V229,
-            "233" => Self::V233,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl std::fmt::Display for VenueApRadio6GHzSettingsAllowedChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl serde::Serialize for VenueApRadio6GHzSettingsAllowedChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio dual5 g hz settings, with the fields the official description lists.
+/// Venue ap radio dual5GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
 ///
@@ -44930,11 +44866,11 @@ pub struct VenueApRadioDual5GHzSettings {
     /// Default: false.
     pub enabled: Option<bool>,
     /// Default: true.
-    pub inherit_params_lower5_g: Option<bool>,
+    pub inherit_params_lower5g: Option<bool>,
     /// Default: true.
-    pub inherit_params_upper5_g: Option<bool>,
-    pub radio_params_lower5_g: Option<VenueApRadioLower5GHzSettings>,
-    pub radio_params_upper5_g: Option<VenueApRadioUpper5GHzSettings>,
+    pub inherit_params_upper5g: Option<bool>,
+    pub radio_params_lower5g: Option<VenueApRadioLower5GHzSettings>,
+    pub radio_params_upper5g: Option<VenueApRadioUpper5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -44951,10 +44887,10 @@ impl serde::Serialize for VenueApRadioDual5GHzSettings {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
-            w.optional("inheritParamsLower5G", &v.inherit_params_lower5_g);
-            w.optional("inheritParamsUpper5G", &v.inherit_params_upper5_g);
-            w.optional("radioParamsLower5G", &v.radio_params_lower5_g);
-            w.optional("radioParamsUpper5G", &v.radio_params_upper5_g);
+            w.optional("inheritParamsLower5G", &v.inherit_params_lower5g);
+            w.optional("inheritParamsUpper5G", &v.inherit_params_upper5g);
+            w.optional("radioParamsLower5G", &v.radio_params_lower5g);
+            w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -44977,10 +44913,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
         > {
             let value = VenueApRadioDual5GHzSettings {
                 enabled: f.optional("enabled"),
-                inherit_params_lower5_g: f.optional("inheritParamsLower5G"),
-                inherit_params_upper5_g: f.optional("inheritParamsUpper5G"),
-                radio_params_lower5_g: f.optional("radioParamsLower5G"),
-                radio_params_upper5_g: f.optional("radioParamsUpper5G"),
+                inherit_params_lower5g: f.optional("inheritParamsLower5G"),
+                inherit_params_upper5g: f.optional("inheritParamsUpper5G"),
+                radio_params_lower5g: f.optional("radioParamsLower5G"),
+                radio_params_upper5g: f.optional("radioParamsUpper5G"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -44998,10 +44934,10 @@ impl VenueApRadioDual5GHzSettings {
     pub fn new() -> Self {
         Self {
             enabled: None,
-            inherit_params_lower5_g: None,
-            inherit_params_upper5_g: None,
-            radio_params_lower5_g: None,
-            radio_params_upper5_g: None,
+            inherit_params_lower5g: None,
+            inherit_params_upper5g: None,
+            radio_params_lower5g: None,
+            radio_params_upper5g: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -45011,36 +44947,36 @@ impl VenueApRadioDual5GHzSettings {
         self
     }
     /// Sets `inheritParamsLower5G`.
-    pub fn with_inherit_params_lower5_g(mut self, value: impl Into<bool>) -> Self {
-        self.inherit_params_lower5_g = Some(value.into());
+    pub fn with_inherit_params_lower5g(mut self, value: impl Into<bool>) -> Self {
+        self.inherit_params_lower5g = Some(value.into());
         self
     }
     /// Sets `inheritParamsUpper5G`.
-    pub fn with_inherit_params_upper5_g(mut self, value: impl Into<bool>) -> Self {
-        self.inherit_params_upper5_g = Some(value.into());
+    pub fn with_inherit_params_upper5g(mut self, value: impl Into<bool>) -> Self {
+        self.inherit_params_upper5g = Some(value.into());
         self
     }
     /// Sets `radioParamsLower5G`.
-    pub fn with_radio_params_lower5_g(
+    pub fn with_radio_params_lower5g(
         mut self,
         value: impl Into<VenueApRadioLower5GHzSettings>,
     ) -> Self {
-        self.radio_params_lower5_g = Some(value.into());
+        self.radio_params_lower5g = Some(value.into());
         self
     }
     /// Sets `radioParamsUpper5G`.
-    pub fn with_radio_params_upper5_g(
+    pub fn with_radio_params_upper5g(
         mut self,
         value: impl Into<VenueApRadioUpper5GHzSettings>,
     ) -> Self {
-        self.radio_params_upper5_g = Some(value.into());
+        self.radio_params_upper5g = Some(value.into());
         self
     }
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio lower5 g hz settings, with the fields the official description lists.
+/// Venue ap radio lower5GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
 ///
@@ -45048,12 +44984,8 @@ impl VenueApRadioDual5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioLower5GHzSettings {
-    pub allowed_indoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    pub allowed_outdoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
+    pub allowed_indoor_channels: Option<Vec<Channel5GHz>>,
+    pub allowed_outdoor_channels: Option<Vec<Channel5GHz>>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -45143,7 +45075,7 @@ impl VenueApRadioLower5GHzSettings {
     /// Sets `allowedIndoorChannels`.
     pub fn with_allowed_indoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<Vec<Channel5GHz>>,
     ) -> Self {
         self.allowed_indoor_channels = Some(value.into());
         self
@@ -45151,7 +45083,7 @@ impl VenueApRadioLower5GHzSettings {
     /// Sets `allowedOutdoorChannels`.
     pub fn with_allowed_outdoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<Vec<Channel5GHz>>,
     ) -> Self {
         self.allowed_outdoor_channels = Some(value.into());
         self
@@ -45196,10 +45128,10 @@ impl VenueApRadioLower5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioSettings {
-    pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
-    pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
-    pub radio_params6_g: Option<VenueApRadio6GHzSettings>,
-    pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
+    pub radio_params24g: Option<VenueApRadio24GHzSettings>,
+    pub radio_params50g: Option<VenueApRadio5GHzSettings>,
+    pub radio_params6g: Option<VenueApRadio6GHzSettings>,
+    pub radio_params_dual5g: Option<VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -45212,10 +45144,10 @@ pub struct VenueApRadioSettings {
 impl serde::Serialize for VenueApRadioSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VenueApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("radioParams24G", &v.radio_params24_g);
-            w.optional("radioParams50G", &v.radio_params50_g);
-            w.optional("radioParams6G", &v.radio_params6_g);
-            w.optional("radioParamsDual5G", &v.radio_params_dual5_g);
+            w.optional("radioParams24G", &v.radio_params24g);
+            w.optional("radioParams50G", &v.radio_params50g);
+            w.optional("radioParams6G", &v.radio_params6g);
+            w.optional("radioParamsDual5G", &v.radio_params_dual5g);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -45234,10 +45166,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApRadioSettings, ruckus_one_runtime::object::FieldError> {
             let value = VenueApRadioSettings {
-                radio_params24_g: f.optional("radioParams24G"),
-                radio_params50_g: f.optional("radioParams50G"),
-                radio_params6_g: f.optional("radioParams6G"),
-                radio_params_dual5_g: f.optional("radioParamsDual5G"),
+                radio_params24g: f.optional("radioParams24G"),
+                radio_params50g: f.optional("radioParams50G"),
+                radio_params6g: f.optional("radioParams6G"),
+                radio_params_dual5g: f.optional("radioParamsDual5G"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -45254,50 +45186,50 @@ impl VenueApRadioSettings {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            radio_params24_g: None,
-            radio_params50_g: None,
-            radio_params6_g: None,
-            radio_params_dual5_g: None,
+            radio_params24g: None,
+            radio_params50g: None,
+            radio_params6g: None,
+            radio_params_dual5g: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `radioParams24G`.
-    pub fn with_radio_params24_g(
+    pub fn with_radio_params24g(
         mut self,
         value: impl Into<VenueApRadio24GHzSettings>,
     ) -> Self {
-        self.radio_params24_g = Some(value.into());
+        self.radio_params24g = Some(value.into());
         self
     }
     /// Sets `radioParams50G`.
-    pub fn with_radio_params50_g(
+    pub fn with_radio_params50g(
         mut self,
         value: impl Into<VenueApRadio5GHzSettings>,
     ) -> Self {
-        self.radio_params50_g = Some(value.into());
+        self.radio_params50g = Some(value.into());
         self
     }
     /// Sets `radioParams6G`.
-    pub fn with_radio_params6_g(
+    pub fn with_radio_params6g(
         mut self,
         value: impl Into<VenueApRadio6GHzSettings>,
     ) -> Self {
-        self.radio_params6_g = Some(value.into());
+        self.radio_params6g = Some(value.into());
         self
     }
     /// Sets `radioParamsDual5G`.
-    pub fn with_radio_params_dual5_g(
+    pub fn with_radio_params_dual5g(
         mut self,
         value: impl Into<VenueApRadioDual5GHzSettings>,
     ) -> Self {
-        self.radio_params_dual5_g = Some(value.into());
+        self.radio_params_dual5g = Some(value.into());
         self
     }
 }
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio upper5 g hz settings, with the fields the official description lists.
+/// Venue ap radio upper5GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
 ///
@@ -45305,12 +45237,8 @@ impl VenueApRadioSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioUpper5GHzSettings {
-    pub allowed_indoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    pub allowed_outdoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
+    pub allowed_indoor_channels: Option<Vec<Channel5GHz>>,
+    pub allowed_outdoor_channels: Option<Vec<Channel5GHz>>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -45400,7 +45328,7 @@ impl VenueApRadioUpper5GHzSettings {
     /// Sets `allowedIndoorChannels`.
     pub fn with_allowed_indoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<Vec<Channel5GHz>>,
     ) -> Self {
         self.allowed_indoor_channels = Some(value.into());
         self
@@ -45408,7 +45336,7 @@ impl VenueApRadioUpper5GHzSettings {
     /// Sets `allowedOutdoorChannels`.
     pub fn with_allowed_outdoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<Vec<Channel5GHz>>,
     ) -> Self {
         self.allowed_outdoor_channels = Some(value.into());
         self
@@ -47164,8 +47092,8 @@ pub struct ViewmodelDevice {
     pub venue_name: Option<String>,
     pub ap_group_id: Option<String>,
     pub ap_group_name: Option<String>,
-    pub wlan_group24_g_id: Option<String>,
-    pub wlan_group5_g_id: Option<String>,
+    pub wlan_group24g_id: Option<String>,
+    pub wlan_group5g_id: Option<String>,
     pub wlan_groups: Option<Vec<WlanGroup>>,
     pub config_status: Option<String>,
     pub connection_status: Option<String>,
@@ -47244,8 +47172,8 @@ impl serde::Serialize for ViewmodelDevice {
             w.optional("venueName", &v.venue_name);
             w.optional("apGroupId", &v.ap_group_id);
             w.optional("apGroupName", &v.ap_group_name);
-            w.optional("wlanGroup24GId", &v.wlan_group24_g_id);
-            w.optional("wlanGroup5GId", &v.wlan_group5_g_id);
+            w.optional("wlanGroup24GId", &v.wlan_group24g_id);
+            w.optional("wlanGroup5GId", &v.wlan_group5g_id);
             w.optional("wlanGroups", &v.wlan_groups);
             w.optional("configStatus", &v.config_status);
             w.optional("connectionStatus", &v.connection_status);
@@ -47323,8 +47251,8 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
                 venue_name: f.optional("venueName"),
                 ap_group_id: f.optional("apGroupId"),
                 ap_group_name: f.optional("apGroupName"),
-                wlan_group24_g_id: f.optional("wlanGroup24GId"),
-                wlan_group5_g_id: f.optional("wlanGroup5GId"),
+                wlan_group24g_id: f.optional("wlanGroup24GId"),
+                wlan_group5g_id: f.optional("wlanGroup5GId"),
                 wlan_groups: f.optional("wlanGroups"),
                 config_status: f.optional("configStatus"),
                 connection_status: f.optional("connectionStatus"),
@@ -47400,8 +47328,8 @@ impl ViewmodelDevice {
             venue_name: None,
             ap_group_id: None,
             ap_group_name: None,
-            wlan_group24_g_id: None,
-            wlan_group5_g_id: None,
+            wlan_group24g_id: None,
+            wlan_group5g_id: None,
             wlan_groups: None,
             config_status: None,
             connection_status: None,
@@ -47527,13 +47455,13 @@ impl ViewmodelDevice {
         self
     }
     /// Sets `wlanGroup24GId`.
-    pub fn with_wlan_group24_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group24_g_id = Some(value.into());
+    pub fn with_wlan_group24g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group24g_id = Some(value.into());
         self
     }
     /// Sets `wlanGroup5GId`.
-    pub fn with_wlan_group5_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group5_g_id = Some(value.into());
+    pub fn with_wlan_group5g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group5g_id = Some(value.into());
         self
     }
     /// Sets `wlanGroups`.
@@ -51237,11 +51165,11 @@ pub struct WifiWlanAdvancedCustomization {
     /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// Default: false.
-    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    pub enable_multicast_downlink_rate_limiting6g: Option<bool>,
     /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// Default: false.
-    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    pub enable_multicast_uplink_rate_limiting6g: Option<bool>,
     /// Default: true.
     pub enable_neighbor_report: Option<bool>,
     /// Default: false.
@@ -51387,7 +51315,7 @@ impl serde::Serialize for WifiWlanAdvancedCustomization {
             );
             w.optional(
                 "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6_g,
+                &v.enable_multicast_downlink_rate_limiting6g,
             );
             w.optional(
                 "enableMulticastUplinkRateLimiting",
@@ -51395,7 +51323,7 @@ impl serde::Serialize for WifiWlanAdvancedCustomization {
             );
             w.optional(
                 "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6_g,
+                &v.enable_multicast_uplink_rate_limiting6g,
             );
             w.optional("enableNeighborReport", &v.enable_neighbor_report);
             w.optional(
@@ -51507,11 +51435,11 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomization {
                 enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
                     .optional("enableMulticastDownlinkRateLimiting"),
-                enable_multicast_downlink_rate_limiting6_g: f
+                enable_multicast_downlink_rate_limiting6g: f
                     .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
                     .optional("enableMulticastUplinkRateLimiting"),
-                enable_multicast_uplink_rate_limiting6_g: f
+                enable_multicast_uplink_rate_limiting6g: f
                     .optional("enableMulticastUplinkRateLimiting6G"),
                 enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
@@ -51598,9 +51526,9 @@ impl WifiWlanAdvancedCustomization {
             enable_gtk_rekey: None,
             enable_join_rssi_threshold: None,
             enable_multicast_downlink_rate_limiting: None,
-            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_downlink_rate_limiting6g: None,
             enable_multicast_uplink_rate_limiting: None,
-            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting6g: None,
             enable_neighbor_report: None,
             enable_optimized_connectivity_experience: None,
             enable_syslog: None,
@@ -51855,11 +51783,11 @@ impl WifiWlanAdvancedCustomization {
         self
     }
     /// Sets `enableMulticastDownlinkRateLimiting6G`.
-    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+    pub fn with_enable_multicast_downlink_rate_limiting6g(
         mut self,
         value: impl Into<bool>,
     ) -> Self {
-        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self.enable_multicast_downlink_rate_limiting6g = Some(value.into());
         self
     }
     /// Sets `enableMulticastUplinkRateLimiting`.
@@ -51871,11 +51799,11 @@ impl WifiWlanAdvancedCustomization {
         self
     }
     /// Sets `enableMulticastUplinkRateLimiting6G`.
-    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+    pub fn with_enable_multicast_uplink_rate_limiting6g(
         mut self,
         value: impl Into<bool>,
     ) -> Self {
-        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self.enable_multicast_uplink_rate_limiting6g = Some(value.into());
         self
     }
     /// Sets `enableNeighborReport`.
@@ -52992,9 +52920,9 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationPhyTypeConstraint {
 #[non_exhaustive]
 pub enum WlanRadioCustomizationRfBandUsage {
     /// `2.4GHZ`
-    V24ghz,
+    V24Ghz,
     /// `5.0GHZ`
-    V50ghz,
+    V50Ghz,
     /// `BOTH`
     Both,
     /// A value this version of the client does not know; kept as received.
@@ -53005,8 +52933,8 @@ impl WlanRadioCustomizationRfBandUsage {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::V24ghz => "2.4GHZ",
-            Self::V50ghz => "5.0GHZ",
+            Self::V24Ghz => "2.4GHZ",
+            Self::V50Ghz => "5.0GHZ",
             Self::Both => "BOTH",
             Self::Unknown(v) => v.as_str(),
         }
@@ -53016,8 +52944,8 @@ impl WlanRadioCustomizationRfBandUsage {
 impl From<&str> for WlanRadioCustomizationRfBandUsage {
     fn from(s: &str) -> Self {
         match s {
-            "2.4GHZ" => Self::V24ghz,
-            "5.0GHZ" => Self::V50ghz,
+            "2.4GHZ" => Self::V24Ghz,
+            "5.0GHZ" => Self::V50Ghz,
             "BOTH" => Self::Both,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))

@@ -364,7 +364,7 @@ impl support::Sample for ruckus_one::analytics::licenses::License {
                         support::Sample > ::sample()
                     ],
                 )
-                .with_orphaned_a_ps(
+                .with_orphaned_aps(
                     vec![
                         < ruckus_one::analytics::licenses::OrphanedAp as support::Sample
                         > ::sample()
@@ -2424,7 +2424,7 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
                 .with_default_access("sample".to_owned())
                 .with_description("sample".to_owned())
                 .with_device_policy(serde_json::json!({ "sample" : true }))
-                .with_e_pd_gs(vec![serde_json::json!({ "sample" : true })])
+                .with_e_pdgs(vec![serde_json::json!({ "sample" : true })])
                 .with_enabled(true)
                 .with_epdgs(vec![serde_json::json!({ "sample" : true })])
                 .with_expiration_date("sample".to_owned())
@@ -13078,8 +13078,8 @@ impl support::Sample for ruckus_one::network::tenants::AdminView {
                 .with_name("sample".to_owned())
                 .with_last_name("sample".to_owned())
                 .with_phone_number("sample".to_owned())
-                .with_delegate_to_all_e_cs(true)
-                .with_delegated_e_cs(vec!["sample".to_owned()])
+                .with_delegate_to_all_ecs(true)
+                .with_delegated_ecs(vec!["sample".to_owned()])
                 .with_detail_level(
                     <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample(),
                 )
@@ -17445,8 +17445,8 @@ impl support::Sample for ruckus_one::network::common::UpLink {
                 .with_venue_name("sample".to_owned())
                 .with_ap_group_id("sample".to_owned())
                 .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_group24g_id("sample".to_owned())
+                .with_wlan_group5g_id("sample".to_owned())
                 .with_wlan_groups(
                     vec![
                         < ruckus_one::network::common::WlanGroup as support::Sample >
@@ -17653,8 +17653,8 @@ impl support::Sample for ruckus_one::network::common::ViewmodelDevice {
                 .with_venue_name("sample".to_owned())
                 .with_ap_group_id("sample".to_owned())
                 .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_group24g_id("sample".to_owned())
+                .with_wlan_group5g_id("sample".to_owned())
                 .with_wlan_groups(
                     vec![
                         < ruckus_one::network::common::WlanGroup as support::Sample >
@@ -17865,8 +17865,8 @@ impl support::Sample for ruckus_one::network::common::DownLink {
                 .with_venue_name("sample".to_owned())
                 .with_ap_group_id("sample".to_owned())
                 .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_group24g_id("sample".to_owned())
+                .with_wlan_group5g_id("sample".to_owned())
                 .with_wlan_groups(
                     vec![
                         < ruckus_one::network::common::WlanGroup as support::Sample >
@@ -18089,8 +18089,8 @@ impl support::Sample for ruckus_one::network::msp::MspInventoryDevice {
                 .with_venue_name("sample".to_owned())
                 .with_ap_group_id("sample".to_owned())
                 .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_group24g_id("sample".to_owned())
+                .with_wlan_group5g_id("sample".to_owned())
                 .with_config_status("sample".to_owned())
                 .with_connection_status("sample".to_owned())
                 .with_device_status("sample".to_owned())
@@ -18550,9 +18550,9 @@ impl support::Sample for ruckus_one::network::common::MultiLinkOperationOptions 
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_enable6_g(true);
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_enable6g(true);
             value
                 .additional_fields
                 .insert(
@@ -18911,9 +18911,9 @@ impl support::Sample for ruckus_one::network::common::WifiWlanAdvancedCustomizat
                 .with_enable_gtk_rekey(true)
                 .with_enable_join_rssi_threshold(true)
                 .with_enable_multicast_downlink_rate_limiting(true)
-                .with_enable_multicast_downlink_rate_limiting6_g(true)
+                .with_enable_multicast_downlink_rate_limiting6g(true)
                 .with_enable_multicast_uplink_rate_limiting(true)
-                .with_enable_multicast_uplink_rate_limiting6_g(true)
+                .with_enable_multicast_uplink_rate_limiting6g(true)
                 .with_enable_neighbor_report(true)
                 .with_enable_optimized_connectivity_experience(true)
                 .with_enable_syslog(true)
@@ -19674,7 +19674,7 @@ for ruckus_one::network::wireless_networks::RecoveryPassphraseSettings {
 }
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::ExternalRadiusTupple {
+impl support::Sample for ruckus_one::network::wireless_networks::ExternalRadiusTuple {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -19705,10 +19705,10 @@ for ruckus_one::network::wireless_networks::ExternalAccountingRadius {
         {
             let mut value = Self::new()
                 .with_primary(
-                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample(),
                 )
                 .with_secondary(
-                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -19723,11 +19723,11 @@ for ruckus_one::network::wireless_networks::ExternalAccountingRadius {
         support::object([
             (
                 "primary",
-                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample_json(),
             ),
             (
                 "secondary",
-                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -19740,10 +19740,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::ExternalAuthRad
         {
             let mut value = Self::new()
                 .with_primary(
-                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample(),
                 )
                 .with_secondary(
-                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -19758,11 +19758,11 @@ impl support::Sample for ruckus_one::network::wireless_networks::ExternalAuthRad
         support::object([
             (
                 "primary",
-                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample_json(),
             ),
             (
                 "secondary",
-                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -20870,9 +20870,9 @@ impl support::Sample for ruckus_one::network::guest_users::ClientV1 {
                 .with_rx_bytes(1)
                 .with_rx_packets(1)
                 .with_tx_packets(1)
-                .with_snr_d_b(1)
-                .with_receive_signal_strength_d_bm(1)
-                .with_noise_floor_d_bm(1)
+                .with_snr_db(1)
+                .with_receive_signal_strength_dbm(1)
+                .with_noise_floor_dbm(1)
                 .with_radio_channel(1)
                 .with_tx_drop_data_packet(1)
                 .with_switch_name("sample".to_owned())
@@ -25222,7 +25222,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProvider {
                         as support::Sample > ::sample()
                     ],
                 )
-                .with_roam_consortium_o_is(
+                .with_roam_consortium_ois(
                     vec![
                         <
                         ruckus_one::network::wireless_service_profiles::Hotspot20RoamConsortium
@@ -25429,7 +25429,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProviderQue
                         as support::Sample > ::sample()
                     ],
                 )
-                .with_roam_consortium_o_is(
+                .with_roam_consortium_ois(
                     vec![
                         <
                         ruckus_one::network::wireless_service_profiles::Hotspot20RoamConsortiumOi
@@ -32254,10 +32254,10 @@ for ruckus_one::network::common::VenueApModelExternalAntennaSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_gain24_g(1)
-                .with_gain50_g(1)
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_gain24g(1)
+                .with_gain50g(1)
                 .with_model("sample".to_owned());
             value
                 .additional_fields
@@ -32351,10 +32351,10 @@ impl support::Sample for ruckus_one::network::common::ExternalAntenna {
         {
             let mut value = Self::new()
                 .with_coupled(true)
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_gain24_g(1)
-                .with_gain50_g(1)
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_gain24g(1)
+                .with_gain50g(1)
                 .with_support_disable(true);
             value
                 .additional_fields
@@ -32459,7 +32459,7 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesApModel {
                 .with_external_antenna(
                     <ruckus_one::network::common::ExternalAntenna as support::Sample>::sample(),
                 )
-                .with_has160_m_hz_channel_bandwidth(true)
+                .with_has160mhz_channel_bandwidth(true)
                 .with_is_outdoor(true)
                 .with_lan_port_picture_download_url("sample".to_owned())
                 .with_lan_ports(
@@ -32473,9 +32473,9 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesApModel {
                 .with_lldp_enable(true)
                 .with_lldp_hold_time(1)
                 .with_lldp_mgmt_enable(true)
-                .with_max_channelization24_g(1)
-                .with_max_channelization5_g(1)
-                .with_max_channelization6_g(1)
+                .with_max_channelization24g(1)
+                .with_max_channelization5g(1)
+                .with_max_channelization6g(1)
                 .with_model("sample".to_owned())
                 .with_picture_download_url("sample".to_owned())
                 .with_poe_mode_capabilities(vec!["sample".to_owned()])
@@ -33038,8 +33038,8 @@ impl support::Sample for ruckus_one::network::common::LteBandLockChannel {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_band3_g(vec!["sample".to_owned()])
-                .with_band4_g(vec!["sample".to_owned()])
+                .with_band3g(vec!["sample".to_owned()])
+                .with_band4g(vec!["sample".to_owned()])
                 .with_region(
                     <ruckus_one::network::common::LteBandLockChannelRegion as support::Sample>::sample(),
                 );
@@ -33207,14 +33207,14 @@ for ruckus_one::network::common::VenueApClientAdmissionControlSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_max_radio_load24_g(1)
-                .with_max_radio_load50_g(1)
-                .with_min_client_count24_g(1)
-                .with_min_client_count50_g(1)
-                .with_min_client_throughput24_g(1)
-                .with_min_client_throughput50_g(1);
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_max_radio_load24g(1)
+                .with_max_radio_load50g(1)
+                .with_min_client_count24g(1)
+                .with_min_client_count50g(1)
+                .with_min_client_throughput24g(1)
+                .with_min_client_throughput50g(1);
             value
                 .additional_fields
                 .insert(
@@ -33337,7 +33337,7 @@ impl support::Sample for ruckus_one::network::common::VenueApLoadBalancingSettin
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_band_balancing_client_percent24_g(1)
+                .with_band_balancing_client_percent24g(1)
                 .with_band_balancing_enabled(true)
                 .with_enabled(true)
                 .with_load_balancing_method(
@@ -33706,8 +33706,7 @@ for ruckus_one::network::common::VenueApMulticastDnsFencingSettings {
         feature = "network-wireless-aps"
     )
 )]
-impl support::Sample
-for ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels {
+impl support::Sample for ruckus_one::network::common::Channel24GHz {
     fn sample() -> Self {
         Self::from("1")
     }
@@ -33778,9 +33777,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings 
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -33809,9 +33807,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings 
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -33843,8 +33840,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings 
         feature = "network-wireless-aps"
     )
 )]
-impl support::Sample
-for ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels {
+impl support::Sample for ruckus_one::network::common::Channel5GHz {
     fn sample() -> Self {
         Self::from("36")
     }
@@ -33880,16 +33876,14 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
             let mut value = Self::new()
                 .with_allowed_indoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -33919,9 +33913,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
                 "allowedIndoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -33929,9 +33922,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
                 "allowedOutdoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -33964,8 +33956,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
         feature = "network-wireless-aps"
     )
 )]
-impl support::Sample
-for ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels {
+impl support::Sample for ruckus_one::network::common::Channel6GHz {
     fn sample() -> Self {
         Self::from("1")
     }
@@ -34061,26 +34052,23 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_indoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_bss_min_rate6_g(
+                .with_bss_min_rate6g(
                     <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample(),
                 )
                 .with_change_interval(1)
@@ -34093,7 +34081,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 .with_method(
                     <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
-                .with_mgmt_tx_rate6_g(
+                .with_mgmt_tx_rate6g(
                     <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
@@ -34120,9 +34108,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34130,9 +34117,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 "allowedIndoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34140,9 +34126,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 "allowedOutdoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34192,16 +34177,14 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSetti
             let mut value = Self::new()
                 .with_allowed_indoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -34230,9 +34213,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSetti
                 "allowedIndoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34240,9 +34222,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSetti
                 "allowedOutdoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34275,16 +34256,14 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSetti
             let mut value = Self::new()
                 .with_allowed_indoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -34313,9 +34292,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSetti
                 "allowedIndoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34323,9 +34301,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSetti
                 "allowedOutdoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34357,12 +34334,12 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioDual5GHzSettin
         {
             let mut value = Self::new()
                 .with_enabled(true)
-                .with_inherit_params_lower5_g(true)
-                .with_inherit_params_upper5_g(true)
-                .with_radio_params_lower5_g(
+                .with_inherit_params_lower5g(true)
+                .with_inherit_params_upper5g(true)
+                .with_radio_params_lower5g(
                     <ruckus_one::network::common::VenueApRadioLower5GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params_upper5_g(
+                .with_radio_params_upper5g(
                     <ruckus_one::network::common::VenueApRadioUpper5GHzSettings as support::Sample>::sample(),
                 );
             value
@@ -34400,16 +34377,16 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_radio_params24_g(
+                .with_radio_params24g(
                     <ruckus_one::network::common::VenueApRadio24GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params50_g(
+                .with_radio_params50g(
                     <ruckus_one::network::common::VenueApRadio5GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params6_g(
+                .with_radio_params6g(
                     <ruckus_one::network::common::VenueApRadio6GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params_dual5_g(
+                .with_radio_params_dual5g(
                     <ruckus_one::network::common::VenueApRadioDual5GHzSettings as support::Sample>::sample(),
                 );
             value
@@ -34452,12 +34429,11 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_bss_min_rate6_g(
+                .with_bss_min_rate6g(
                     <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample(),
                 )
                 .with_change_interval(1)
@@ -34470,7 +34446,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
                 .with_method(
                     <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
-                .with_mgmt_tx_rate6_g(
+                .with_mgmt_tx_rate6g(
                     <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
@@ -34497,9 +34473,8 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34544,16 +34519,16 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_radio_params24_g(
+                .with_radio_params24g(
                     <ruckus_one::network::common::VenueApRadio24GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params50_g(
+                .with_radio_params50g(
                     <ruckus_one::network::common::VenueApRadio5GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params6_g(
+                .with_radio_params6g(
                     <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 as support::Sample>::sample(),
                 )
-                .with_radio_params_dual5_g(
+                .with_radio_params_dual5g(
                     <ruckus_one::network::common::VenueApRadioDual5GHzSettings as support::Sample>::sample(),
                 );
             value
@@ -35325,14 +35300,14 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApClientAdmissionCon
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_max_radio_load24_g(1)
-                .with_max_radio_load50_g(1)
-                .with_min_client_count24_g(1)
-                .with_min_client_count50_g(1)
-                .with_min_client_throughput24_g(1)
-                .with_min_client_throughput50_g(1)
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_max_radio_load24g(1)
+                .with_max_radio_load50g(1)
+                .with_min_client_count24g(1)
+                .with_min_client_count50g(1)
+                .with_min_client_throughput24g(1)
+                .with_min_client_throughput50g(1)
                 .with_use_venue_settings(true);
             value
                 .additional_fields
@@ -36074,8 +36049,8 @@ impl support::Sample for ruckus_one::network::wireless_aps::VenueApAvailableLteB
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_band3_g(vec!["sample".to_owned()])
-                .with_band4_g(vec!["sample".to_owned()])
+                .with_band3g(vec!["sample".to_owned()])
+                .with_band4g(vec!["sample".to_owned()])
                 .with_country_codes(vec!["sample".to_owned()])
                 .with_region(
                     <ruckus_one::network::common::LteBandLockChannelRegion as support::Sample>::sample(),
@@ -36308,25 +36283,22 @@ impl support::Sample for ruckus_one::network::common::Channels24G {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -36344,9 +36316,8 @@ impl support::Sample for ruckus_one::network::common::Channels24G {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36354,9 +36325,8 @@ impl support::Sample for ruckus_one::network::common::Channels24G {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36364,9 +36334,8 @@ impl support::Sample for ruckus_one::network::common::Channels24G {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36387,39 +36356,34 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_160m_hz(
+                .with_n_160mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_80m_hz(
+                .with_n_80mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -36437,9 +36401,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36447,9 +36410,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36457,9 +36419,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36467,9 +36428,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36477,9 +36437,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36556,42 +36515,37 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_160m_hz(
+                .with_n_160mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_80m_hz(
+                .with_n_80mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_320m_hz(vec!["sample".to_owned()]);
+                .with_n_320mhz(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -36607,9 +36561,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36617,9 +36570,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36627,9 +36579,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36637,9 +36588,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36647,9 +36597,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36674,39 +36623,34 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_160m_hz(
+                .with_n_160mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_80m_hz(
+                .with_n_80mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_indoor(
@@ -36715,7 +36659,7 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 .with_outdoor(
                     <ruckus_one::network::common::Channels6GIndoorOutdoor as support::Sample>::sample(),
                 )
-                .with_n_320m_hz(vec!["sample".to_owned()]);
+                .with_n_320mhz(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -36731,9 +36675,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36741,9 +36684,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36751,9 +36693,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36761,9 +36702,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36771,9 +36711,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37201,9 +37140,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -37216,7 +37154,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
                 )
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
-                .with_snr_d_b(1)
+                .with_snr_db(1)
                 .with_tx_power(
                     <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 )
@@ -37236,9 +37174,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37272,9 +37209,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -37287,7 +37223,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
                 )
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
-                .with_snr_d_b(1)
+                .with_snr_db(1)
                 .with_tx_power(
                     <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 )
@@ -37307,9 +37243,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37354,12 +37289,11 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_bss_min_rate6_g(
+                .with_bss_min_rate6g(
                     <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample(),
                 )
                 .with_change_interval(1)
@@ -37376,14 +37310,14 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 .with_method(
                     <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
-                .with_mgmt_tx_rate6_g(
+                .with_mgmt_tx_rate6g(
                     <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
                 .with_multicast_uplink_rate_limiting(1)
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
-                .with_snr_d_b(1)
+                .with_snr_db(1)
                 .with_tx_power(
                     <ruckus_one::network::common::TxPower as support::Sample>::sample(),
                 )
@@ -37403,9 +37337,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37456,10 +37389,10 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadioDual5GHzSettin
             let mut value = Self::new()
                 .with_enabled(true)
                 .with_lower5g_enabled(true)
-                .with_radio_params_lower5_g(
+                .with_radio_params_lower5g(
                     <ruckus_one::network::ap_settings::ApRadio5GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params_upper5_g(
+                .with_radio_params_upper5g(
                     <ruckus_one::network::ap_settings::ApRadio5GHzSettings as support::Sample>::sample(),
                 )
                 .with_upper5g_enabled(true)
@@ -37497,21 +37430,21 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadioSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_ap_radio_params24_g(
+                .with_ap_radio_params24g(
                     <ruckus_one::network::ap_settings::ApRadio24GHzSettings as support::Sample>::sample(),
                 )
-                .with_ap_radio_params50_g(
+                .with_ap_radio_params50g(
                     <ruckus_one::network::ap_settings::ApRadio5GHzSettings as support::Sample>::sample(),
                 )
-                .with_ap_radio_params6_g(
+                .with_ap_radio_params6g(
                     <ruckus_one::network::ap_settings::ApRadio6GHzSettings as support::Sample>::sample(),
                 )
-                .with_ap_radio_params_dual5_g(
+                .with_ap_radio_params_dual5g(
                     <ruckus_one::network::ap_settings::ApRadioDual5GHzSettings as support::Sample>::sample(),
                 )
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_enable6_g(true)
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_enable6g(true)
                 .with_use_venue_settings(true);
             value
                 .additional_fields
@@ -37686,7 +37619,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
                 .with_external_antenna(
                     <ruckus_one::network::common::ExternalAntenna as support::Sample>::sample(),
                 )
-                .with_has160_m_hz_channel_bandwidth(true)
+                .with_has160mhz_channel_bandwidth(true)
                 .with_is_outdoor(true)
                 .with_lan_port_picture_download_url("sample".to_owned())
                 .with_lan_ports(
@@ -37700,9 +37633,9 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
                 .with_lldp_enable(true)
                 .with_lldp_hold_time(1)
                 .with_lldp_mgmt_enable(true)
-                .with_max_channelization24_g(1)
-                .with_max_channelization5_g(1)
-                .with_max_channelization6_g(1)
+                .with_max_channelization24g(1)
+                .with_max_channelization5g(1)
+                .with_max_channelization6g(1)
                 .with_model("sample".to_owned())
                 .with_picture_download_url("sample".to_owned())
                 .with_poe_mode_capabilities(vec!["sample".to_owned()])
@@ -37857,39 +37790,34 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_160m_hz(
+                .with_n_160mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_80m_hz(
+                .with_n_80mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -37907,9 +37835,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37917,9 +37844,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37927,9 +37853,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37937,9 +37862,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37947,9 +37871,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
