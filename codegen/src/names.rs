@@ -105,8 +105,7 @@ fn is_unit(w: &str) -> bool {
 fn capitalise(word: &str) -> String {
     let digits_end = word
         .char_indices()
-        .filter(|(_, c)| c.is_numeric())
-        .last()
+        .rfind(|(_, c)| c.is_numeric())
         .map_or(0, |(i, c)| i + c.len_utf8());
     let (head, tail) = word.split_at(digits_end);
     let unit = digits_end > 0 && (is_unit(tail) || tail.strip_suffix("Hz").is_some_and(is_unit));
