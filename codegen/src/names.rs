@@ -1,21 +1,134 @@
 //! Turning wire names into Rust identifiers, deterministically.
 //!
-//! Rules: `heck` for the case; a Rust keyword gets a trailing `_` (`type` -> `type_`); a name
-//! that starts with a digit gets a prefix (`V` for variants, `n_` for fields); names that collide
-//! after conversion get `_2`, `_3`, ... (variants: `2`, `3`) in spec order.
+//! One rule splits every wire name into words ([`words`]), for ids, fields, parameters, variants
+//! and type names alike (the importer uses it too): a word starts at an upper-case letter after a
+//! lower-case one or a digit, and at the last capital of a run of capitals followed by lower-case
+//! letters (`MSPAdmin` -> `msp`, `admin`); digits stay with the word before (`ipv6`, `channel24`).
+//! Two exceptions keep abbreviations whole: an acronym's plural (`ECs`, `APs`, `IDs`) is one word,
+//! and a unit after digits joins them (`24G` -> `channel24g`, `160MHz` -> `has160mhz`, `dot1X` ->
+//! `dot1x`); so do decibels (`dB`, `dBm`). Snake case joins the words with `_`; UpperCamel case
+//! capitalises each, a unit keeping the wire's case (`Channel24G`, `Has160MHz`, `GetMspEcs`).
 //!
-//! Every identifier the generator emits is ASCII (letters, digits, `_`): heck keeps other
-//! letters and digits (`size²`, `٣x`), some of which Rust rejects, and non-ASCII identifiers that
+//! Beyond that: a Rust keyword gets a trailing `_` (`type` -> `type_`); a name that starts with a
+//! digit gets a prefix (`V` for variants, `n_` for fields); names that collide after conversion get
+//! `_2`, `_3`, ... (variants: `2`, `3`) in spec order.
+//!
+//! Every identifier the generator emits is ASCII (letters, digits, `_`): other letters and digits
+//! (`size²`, `٣x`) are kept by the split, some of which Rust rejects, and non-ASCII identifiers that
 //! Rust accepts still collide after NFC normalisation or trip lints. A name that does not give
 //! such an identifier is a diagnostic, never a panic.
 
-use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use std::collections::BTreeSet;
+
+/// The words of a wire name, in lower case (see the module's rule).
+pub fn words(wire: &str) -> Vec<String> {
+    cased_words(wire).iter().map(|w| w.to_lowercase()).collect()
+}
+
+/// The words of a wire name as the wire writes them (`channel24G`, `ECs`).
+fn cased_words(wire: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for chunk in wire.split(|c: char| !c.is_alphanumeric()) {
+        let base = split_chunk(chunk);
+        let mut i = 0;
+        while i < base.len() {
+            let w = base[i];
+            let next = base.get(i + 1).copied().unwrap_or_default();
+            // `E` + `Cs`: an acronym's plural (`ECs`) stays one word.
+            if is_capitals(w) && is_plural_tail(next) {
+                out.push(format!("{w}{next}"));
+                i += 2;
+            // `d` + `B`, `Bm`: decibels (`snr_dB`, `noiseFloorDBm`).
+            } else if matches!(w, "d" | "D") && matches!(next, "B" | "Bm" | "Bi") {
+                out.push(format!("{w}{next}"));
+                i += 2;
+            // `channel24` + `G` (+ `Hz`): a unit joins the digits before it.
+            } else if w.ends_with(|c: char| c.is_numeric()) && is_unit(next) {
+                let mut joined = format!("{w}{next}");
+                i += 2;
+                if base.get(i) == Some(&"Hz") {
+                    joined.push_str("Hz");
+                    i += 1;
+                }
+                out.push(joined);
+            } else {
+                out.push(w.to_owned());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// A run of letters and digits split where the case changes (`getMSPAdmin` -> `get`, `MSP`,
+/// `Admin`; `ECs` -> `E`, `Cs`; `channel24G` -> `channel24`, `G`).
+fn split_chunk(chunk: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = chunk.char_indices().collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for k in 1..chars.len() {
+        let (at, c) = chars[k];
+        let prev = chars[k - 1].1;
+        let next_lower = chars.get(k + 1).is_some_and(|(_, n)| n.is_lowercase());
+        let boundary = c.is_uppercase() && (!prev.is_uppercase() || next_lower);
+        if boundary && at > start {
+            out.push(&chunk[start..at]);
+            start = at;
+        }
+    }
+    if start < chunk.len() {
+        out.push(&chunk[start..]);
+    }
+    out
+}
+
+/// Capitals only (`EC`, `A`).
+fn is_capitals(w: &str) -> bool {
+    w.chars().all(char::is_uppercase)
+}
+
+/// `Cs` of `ECs`: one capital and the plural `s`.
+fn is_plural_tail(w: &str) -> bool {
+    let mut cs = w.chars();
+    matches!((cs.next(), cs.next(), cs.next()), (Some(c), Some('s'), None) if c.is_uppercase())
+}
+
+/// A unit after digits: one capital (`G`, `M`, `X`).
+fn is_unit(w: &str) -> bool {
+    let mut cs = w.chars();
+    matches!((cs.next(), cs.next()), (Some(c), None) if c.is_uppercase())
+}
+
+/// A word (as the wire writes it) in UpperCamel case: its first letter in capitals, the rest in
+/// lower case, except a unit after digits, which keeps its case (`channel24G` -> `Channel24G`,
+/// `has160MHz` -> `Has160MHz`, `dot1x` -> `Dot1x`, `ECs` -> `Ecs`, `IPV6` -> `Ipv6`).
+fn capitalise(word: &str) -> String {
+    let digits_end = word
+        .char_indices()
+        .rfind(|(_, c)| c.is_numeric())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let (head, tail) = word.split_at(digits_end);
+    let unit = digits_end > 0 && (is_unit(tail) || tail.strip_suffix("Hz").is_some_and(is_unit));
+    let (head, tail) = if unit { (head, tail) } else { (word, "") };
+    let mut out = String::with_capacity(word.len());
+    let mut chars = head.chars();
+    if let Some(first) = chars.next() {
+        out.extend(first.to_uppercase());
+    }
+    out.extend(chars.flat_map(char::to_lowercase));
+    out.push_str(tail);
+    out
+}
+
+/// The words in snake case.
+pub fn snake_words(wire: &str) -> String {
+    words(wire).join("_")
+}
 
 /// Snake-case identifier for a field, parameter or method, or None when the name has no
 /// letters or digits at all.
 pub fn snake(wire: &str) -> Option<String> {
-    let mut s = wire.to_snake_case();
+    let mut s = snake_words(wire);
     if s.is_empty() {
         return None;
     }
@@ -31,7 +144,7 @@ pub fn variant(wire: &str) -> Option<String> {
     if wire.is_empty() {
         return Some("Empty".to_owned());
     }
-    let s = wire.to_upper_camel_case();
+    let s = camel(wire);
     if s.is_empty() {
         return None;
     }
@@ -43,12 +156,18 @@ pub fn variant(wire: &str) -> Option<String> {
 
 /// SCREAMING_SNAKE_CASE identifier for a static.
 pub fn shouty(id: &str) -> String {
-    id.to_shouty_snake_case()
+    snake_words(id).to_uppercase()
 }
 
 /// UpperCamelCase for a type derived from other names (builder structs, inline types).
 pub fn camel(name: &str) -> String {
-    name.to_upper_camel_case()
+    cased_words(name).iter().map(|w| capitalise(w)).collect()
+}
+
+/// The words, each capitalised as [`camel`] writes it (`PskWifiNetwork` -> `Psk`, `Wifi`,
+/// `Network`): for prose made from a name.
+pub fn title_words(name: &str) -> Vec<String> {
+    cased_words(name).iter().map(|w| capitalise(w)).collect()
 }
 
 /// Keywords of the 2024 edition (the generated crate's) that syn still takes for identifiers.
@@ -111,6 +230,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn one_rule_splits_every_name_into_words() {
+        let w = |s: &str| words(s).join(" ");
+        assert_eq!(w("getMSPAdmin"), "get msp admin");
+        assert_eq!(w("getMSP-ECs"), "get msp ecs");
+        assert_eq!(w("vlanIDs"), "vlan ids");
+        assert_eq!(w("isAPsOn"), "is aps on");
+        assert_eq!(w("channel24G"), "channel24g");
+        assert_eq!(w("wlanGroup24GId"), "wlan group24g id");
+        assert_eq!(
+            w("has160MHzChannelBandwidth"),
+            "has160mhz channel bandwidth"
+        );
+        assert_eq!(w("radio5GHz"), "radio5ghz");
+        assert_eq!(w("ipv6Address"), "ipv6 address");
+        assert_eq!(w("dot1XEnabled"), "dot1x enabled");
+        assert_eq!(w("getVenueV1"), "get venue v1");
+        assert_eq!(w("QueryResponseVenue_V1_1"), "query response venue v1 1");
+        assert_eq!(w("2.4G"), "2 4g");
+        assert_eq!(w("snr_dB"), "snr db");
+        assert_eq!(w("noiseFloorDBm"), "noise floor dbm");
+        // Not joined: `e_pdgs` (a type with both `ePDGs` and `epdgs` would collide).
+        assert_eq!(w("ePDGs"), "e pdgs");
+        assert_eq!(w("xPercent"), "x percent");
+        assert_eq!(snake("channel24G").as_deref(), Some("channel24g"));
+        assert_eq!(camel("channel24G"), "Channel24G");
+        assert_eq!(camel("has160MHz"), "Has160MHz");
+        assert_eq!(camel("dot1xPortControl"), "Dot1xPortControl");
+        assert_eq!(camel("dot1XEnabled"), "Dot1XEnabled");
+        assert_eq!(camel("getMSP-ECs"), "GetMspEcs");
+        assert_eq!(variant("2.4G").as_deref(), Some("V24G"));
+        assert_eq!(shouty("get_msp_ecs"), "GET_MSP_ECS");
+    }
+
+    #[test]
     fn awkward_names() {
         assert_eq!(snake("type").as_deref(), Some("type_"));
         assert_eq!(snake("self").as_deref(), Some("self_"));
@@ -123,11 +276,11 @@ mod tests {
         assert_eq!(variant("2048").as_deref(), Some("V2048"));
         assert_eq!(variant("Self").as_deref(), Some("Self_"));
         assert_eq!(snake("gen").as_deref(), Some("gen_"));
-        assert_eq!(snake("size²"), None, "heck keeps `²`, Rust rejects it");
+        assert_eq!(snake("size²"), None, "the split keeps `²`, Rust rejects it");
         assert_eq!(
             snake("٣x"),
             None,
-            "heck keeps `٣`, which cannot start an identifier"
+            "the split keeps `٣`, which cannot start an identifier"
         );
         assert_eq!(variant("٣x"), None);
         assert_eq!(variant("size²"), None);

@@ -13,5 +13,6 @@
 //! `cargo xtask audit`) lives in xtask, which prints and sets exit codes.
 
 pub mod audit;
+pub mod drift;
 pub mod import;
 pub mod openapi;

@@ -279,7 +279,7 @@ async fn wifi_templates_decode_a_dhcp_service_profile_template() {
         .await
         .unwrap();
     assert_eq!(got.service_name, "Guest DHCP");
-    assert_eq!(got.dhcp_mode, Some(DhcpMode::EnableOnMultipleAPs));
+    assert_eq!(got.dhcp_mode, Some(DhcpMode::EnableOnMultipleAps));
     assert_eq!(got.dhcp_pools[0].lease_time_hours, 12);
     assert_sent_back(&got, &body);
 }

@@ -646,9 +646,8 @@ async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_r
 #[tokio::test]
 async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
     use ruckus_one::network::{
-        ApRadio24GHzSettingsChannelBandwidth, ChannelBandwidth, SettingsTxPower,
-        VenueApRadio5GHzSettingsAllowedIndoorChannels, VenueApRadio24GHzSettingsAllowedChannels,
-        VenueApRadio24GHzSettingsMethod,
+        ApRadio24GHzSettingsChannelBandwidth, Channel5GHz, Channel24GHz, ChannelBandwidth,
+        SettingsTxPower, VenueApRadio24GHzSettingsMethod,
     };
     let (server, client) = network().await;
     let body = json!({
@@ -695,38 +694,38 @@ async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
         .unwrap();
 
     assert_eq!(
-        (radio.enable24_g, radio.enable50_g, radio.enable6_g),
+        (radio.enable24g, radio.enable50g, radio.enable6g),
         (Some(true), Some(true), Some(false))
     );
-    assert!(radio.ap_radio_params6_g.is_none());
-    let band24 = radio.ap_radio_params24_g.as_ref().unwrap();
+    assert!(radio.ap_radio_params6g.is_none());
+    let band24 = radio.ap_radio_params24g.as_ref().unwrap();
     assert_eq!(
         band24.method,
         Some(VenueApRadio24GHzSettingsMethod::BackgroundScanning)
     );
     assert_eq!(
         band24.channel_bandwidth,
-        Some(ApRadio24GHzSettingsChannelBandwidth::V20mHz)
+        Some(ApRadio24GHzSettingsChannelBandwidth::V20MHz)
     );
     assert_eq!(band24.tx_power.as_ref().map(|p| p.as_str()), Some("-3"));
     assert!(!matches!(
         band24.tx_power,
         Some(SettingsTxPower::Unknown(_))
     ));
-    assert_eq!(band24.snr_d_b, Some(31));
+    assert_eq!(band24.snr_db, Some(31));
     assert_eq!(band24.operative_channel, Some(6));
     assert_eq!(
         band24.allowed_channels.as_deref().unwrap().last(),
-        Some(&VenueApRadio24GHzSettingsAllowedChannels::from("11"))
+        Some(&Channel24GHz::from("11"))
     );
-    let band5 = radio.ap_radio_params50_g.as_ref().unwrap();
+    let band5 = radio.ap_radio_params50g.as_ref().unwrap();
     assert_eq!(band5.allowed_channels.as_ref().unwrap().len(), 4);
     assert!(
         !band5
             .allowed_channels
             .iter()
             .flatten()
-            .any(|c| matches!(c, VenueApRadio5GHzSettingsAllowedIndoorChannels::Unknown(_)))
+            .any(|c| matches!(c, Channel5GHz::Unknown(_)))
     );
     let width = band5.channel_bandwidth.as_ref().unwrap();
     assert_new_value!(ChannelBandwidth, width);

@@ -53,7 +53,8 @@ pub enum Command {
     List(PathArgs),
     /// Compare the spec with the vendor's OpenAPI descriptions (a report).
     Audit(AuditArgs),
-    /// Draft types for untyped bodies from the OpenAPI descriptions.
+    /// Draft types for untyped bodies from the OpenAPI descriptions (or, with --check DIR,
+    /// report how newer descriptions drift from the spec).
     Import(ImportArgs),
     /// Classify the spec changes since a git revision (or against another spec file).
     Diff(DiffArgs),
@@ -130,7 +131,22 @@ pub struct AuditArgs {
     pub spec: Option<PathBuf>,
 }
 
+/// Exit status of `import --check DIR`, most severe class found: 0 no drift, 3 media version
+/// added, 4 operation added, 5 rate limit changed, 6 operation deprecated, 7 schema changed,
+/// 8 operation removed (1: the check failed, 2: a usage error).
+const CHECK_CODES: &str = "\
+Exit status of --check (the most severe class found):
+  0  no drift
+  3  media version added
+  4  operation added
+  5  rate limit changed
+  6  operation deprecated
+  7  schema changed
+  8  operation removed
+  1  the check could not run; 2  a usage error";
+
 #[derive(Debug, Args)]
+#[command(after_help = CHECK_CODES)]
 pub struct ImportArgs {
     /// The top-level spec file (default spec/ruckus-one.yaml).
     #[arg(long, value_name = "FILE")]
@@ -144,6 +160,10 @@ pub struct ImportArgs {
     /// Write the imported files (all or nothing, after checking that the spec validates with them).
     #[arg(long)]
     pub write: bool,
+    /// Drift watch: compare the descriptions in DIR (a newer release) with the spec and print
+    /// the differences by class; writes nothing.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["write", "openapi", "api"])]
+    pub check: Option<PathBuf>,
 }
 
 /// What makes `diff` exit non-zero.
@@ -304,6 +324,7 @@ mod tests {
         };
         assert_eq!((args.api.as_deref(), args.write), (None, false));
         assert!(Cli::try_parse_from(["xtask", "audit", "--tsv", "--summary"]).is_err());
+        assert!(Cli::try_parse_from(["xtask", "import", "--check", "d", "--write"]).is_err());
         assert!(Cli::try_parse_from(["xtask", "diff", "HEAD", "--base-spec", "x"]).is_err());
         assert!(Cli::try_parse_from(["xtask", "diff", "--fail-on", "anything"]).is_err());
         assert!(Cli::try_parse_from(["xtask", "bench", "--runs", "0"]).is_err());

@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         Command::Check(args) => generate::Paths::from_args(args).and_then(|p| generate::check(&p)),
         Command::List(args) => generate::Paths::from_args(args).and_then(|p| generate::list(&p)),
         Command::Audit(args) => audit::run(args),
+        Command::Import(args) if args.check.is_some() => return import::check(args),
         Command::Import(args) => import::run(args),
         Command::Diff(args) => return diff::run(args),
         Command::BenchBuild(args) => bench::bench_build(&workspace_root(), args),

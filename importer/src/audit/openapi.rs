@@ -114,7 +114,7 @@ pub fn load(dir: &Path) -> Option<Descriptions> {
 }
 
 /// Every operation of one description, by path then method.
-fn operations(file: &str, doc: &Document) -> Vec<DescOp> {
+pub(crate) fn operations(file: &str, doc: &Document) -> Vec<DescOp> {
     let mut ops: Vec<DescOp> = doc
         .operations()
         .map(|(path, method, op)| operation(doc, file, path, method, op))

@@ -30,7 +30,7 @@ fn named_file<'a>(provenance: &'a Provenance, files: &[String]) -> Option<&'a st
 
 /// `(max, per_second, scope)` as a description's `info.description` states them; read from the
 /// start of the file, where `info` is.
-fn published(dir: &Path, file: &str) -> Option<(u32, u32, LimitScope)> {
+pub(crate) fn published(dir: &Path, file: &str) -> Option<(u32, u32, LimitScope)> {
     let text = std::fs::read_to_string(dir.join(file)).ok()?;
     let head: String = text.chars().take(8000).collect();
     let number_after = |marker: &str| -> Option<u32> {
@@ -118,7 +118,7 @@ fn check_api(
     }
 }
 
-fn limit_text(limit: Option<(u32, u32, LimitScope)>) -> String {
+pub(crate) fn limit_text(limit: Option<(u32, u32, LimitScope)>) -> String {
     match limit {
         Some((max, per_second, scope)) => {
             format!(

@@ -1,7 +1,7 @@
 //! Rust names for the descriptions' schema names: `QueryResponseVenueDto_V1_1` reads as
 //! `QueryResponseVenue`, with the version kept apart for when two versions of one schema differ.
 
-use heck::{ToTitleCase, ToUpperCamelCase};
+use ruckus_codegen::names;
 
 /// A schema name split into the name a reader wants and the version marker it carried.
 #[derive(Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub fn clean(raw: &str) -> Clean {
             kept.push(part);
         }
     }
-    let mut name = kept.join("_").to_upper_camel_case();
+    let mut name = names::camel(&kept.join("_"));
     // Spring HATEOAS wrappers: `EntityModelUnit` is a unit (with links), `PagedModelX` a page.
     let mut suffix = "";
     for (prefix, then) in [("PagedModel", "Page"), ("CollectionModel", "List")] {
@@ -62,7 +62,7 @@ pub fn clean(raw: &str) -> Clean {
         }
     }
     if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        name = format!("Schema{}", raw.to_upper_camel_case());
+        name = format!("Schema{}", names::camel(raw));
         version.clear();
     }
     let version = if version.is_empty() {
@@ -81,22 +81,26 @@ pub fn file_prefix(file: &str) -> String {
         .split('_')
         .find(|w| !w.is_empty())
         .unwrap_or("Description");
-    word.to_upper_camel_case()
+    names::camel(word)
 }
 
-/// `PskWifiNetwork` → `Psk wifi network`.
+/// `PskWifiNetwork` → `Psk wifi network`, `ApRadio24GHzSettings` → `Ap radio24GHz settings`.
 pub fn human(name: &str) -> String {
-    let title = name.to_title_case();
-    let mut out = String::with_capacity(title.len());
-    for (i, word) in title.split(' ').enumerate() {
+    let mut out = String::with_capacity(name.len() + 8);
+    for (i, word) in names::title_words(name).iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        // Keep acronyms (`AP`, `DPSK`) as they are, lower the rest after the first word.
-        if i == 0 || word.chars().filter(|c| c.is_ascii_uppercase()).count() > 1 {
+        // Lower the words after the first; a unit after digits keeps its case (`24GHz`).
+        let digit = word
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(word.len());
+        let (head, unit) = word.split_at(digit);
+        if i == 0 {
             out.push_str(word);
         } else {
-            out.push_str(&word.to_lowercase());
+            out.push_str(&head.to_lowercase());
+            out.push_str(unit);
         }
     }
     out
@@ -140,5 +144,9 @@ mod tests {
     fn prefixes_and_prose() {
         assert_eq!(file_prefix("switch_service_api-0.4.0.yaml"), "Switch");
         assert_eq!(human("PskWifiNetwork"), "Psk wifi network");
+        assert_eq!(
+            human("VenueApRadio24GHzSettings"),
+            "Venue ap radio24GHz settings"
+        );
     }
 }

@@ -44,7 +44,7 @@ pub struct License {
     /// Orphaned APs associated with this license.
     ///
     /// Wire name `orphanedAPs`; `array<OrphanedAp>`; optional.
-    pub orphaned_a_ps: Option<Vec<OrphanedAp>>,
+    pub orphaned_aps: Option<Vec<OrphanedAp>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -61,7 +61,7 @@ impl serde::Serialize for License {
             w.optional("used", &v.used);
             w.optional("withinGracePeriod", &v.within_grace_period);
             w.optional("assignments", &v.assignments);
-            w.optional("orphanedAPs", &v.orphaned_a_ps);
+            w.optional("orphanedAPs", &v.orphaned_aps);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -84,7 +84,7 @@ impl<'de> serde::Deserialize<'de> for License {
                 used: f.optional("used"),
                 within_grace_period: f.optional("withinGracePeriod"),
                 assignments: f.optional("assignments"),
-                orphaned_a_ps: f.optional("orphanedAPs"),
+                orphaned_aps: f.optional("orphanedAPs"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -105,7 +105,7 @@ impl License {
             used: None,
             within_grace_period: None,
             assignments: None,
-            orphaned_a_ps: None,
+            orphaned_aps: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -145,8 +145,8 @@ impl License {
         self
     }
     /// Sets `orphanedAPs`.
-    pub fn with_orphaned_a_ps(mut self, value: impl Into<Vec<OrphanedAp>>) -> Self {
-        self.orphaned_a_ps = Some(value.into());
+    pub fn with_orphaned_aps(mut self, value: impl Into<Vec<OrphanedAp>>) -> Self {
+        self.orphaned_aps = Some(value.into());
         self
     }
 }

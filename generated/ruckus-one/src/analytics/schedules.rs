@@ -327,7 +327,7 @@ impl<'de> serde::Deserialize<'de> for ReportFrequency {
 #[non_exhaustive]
 pub enum ReportGranularity {
     /// `P1D`: One day.
-    P1d,
+    P1D,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -335,7 +335,7 @@ impl ReportGranularity {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::P1d => "P1D",
+            Self::P1D => "P1D",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -343,7 +343,7 @@ impl ReportGranularity {
 impl From<&str> for ReportGranularity {
     fn from(s: &str) -> Self {
         match s {
-            "P1D" => Self::P1d,
+            "P1D" => Self::P1D,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }

@@ -191,7 +191,7 @@ pub struct ApCapabilities {
     >,
     pub external_antenna: Option<super::common::ExternalAntenna>,
     /// Default: false.
-    pub has160_m_hz_channel_bandwidth: Option<bool>,
+    pub has160mhz_channel_bandwidth: Option<bool>,
     /// Default: false.
     pub is_outdoor: Option<bool>,
     pub lan_port_picture_download_url: Option<String>,
@@ -207,11 +207,11 @@ pub struct ApCapabilities {
     /// Default: false.
     pub lldp_mgmt_enable: Option<bool>,
     /// Format: int32.
-    pub max_channelization24_g: Option<i64>,
+    pub max_channelization24g: Option<i64>,
     /// Format: int32.
-    pub max_channelization5_g: Option<i64>,
+    pub max_channelization5g: Option<i64>,
     /// Format: int32.
-    pub max_channelization6_g: Option<i64>,
+    pub max_channelization6g: Option<i64>,
     pub model: Option<String>,
     pub picture_download_url: Option<String>,
     pub poe_mode_capabilities: Option<Vec<String>>,
@@ -266,7 +266,7 @@ impl serde::Serialize for ApCapabilities {
             w.optional("capabilityScore", &v.capability_score);
             w.optional("defaultBandCombination", &v.default_band_combination);
             w.optional("externalAntenna", &v.external_antenna);
-            w.optional("has160MHzChannelBandwidth", &v.has160_m_hz_channel_bandwidth);
+            w.optional("has160MHzChannelBandwidth", &v.has160mhz_channel_bandwidth);
             w.optional("isOutdoor", &v.is_outdoor);
             w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
             w.optional("lanPorts", &v.lan_ports);
@@ -275,9 +275,9 @@ impl serde::Serialize for ApCapabilities {
             w.optional("lldpEnable", &v.lldp_enable);
             w.optional("lldpHoldTime", &v.lldp_hold_time);
             w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
-            w.optional("maxChannelization24G", &v.max_channelization24_g);
-            w.optional("maxChannelization5G", &v.max_channelization5_g);
-            w.optional("maxChannelization6G", &v.max_channelization6_g);
+            w.optional("maxChannelization24G", &v.max_channelization24g);
+            w.optional("maxChannelization5G", &v.max_channelization5g);
+            w.optional("maxChannelization6G", &v.max_channelization6g);
             w.optional("model", &v.model);
             w.optional("pictureDownloadUrl", &v.picture_download_url);
             w.optional("poeModeCapabilities", &v.poe_mode_capabilities);
@@ -334,7 +334,7 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
                 capability_score: f.optional("capabilityScore"),
                 default_band_combination: f.optional("defaultBandCombination"),
                 external_antenna: f.optional("externalAntenna"),
-                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
+                has160mhz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
                 is_outdoor: f.optional("isOutdoor"),
                 lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl"),
                 lan_ports: f.optional("lanPorts"),
@@ -343,9 +343,9 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
                 lldp_enable: f.optional("lldpEnable"),
                 lldp_hold_time: f.optional("lldpHoldTime"),
                 lldp_mgmt_enable: f.optional("lldpMgmtEnable"),
-                max_channelization24_g: f.optional("maxChannelization24G"),
-                max_channelization5_g: f.optional("maxChannelization5G"),
-                max_channelization6_g: f.optional("maxChannelization6G"),
+                max_channelization24g: f.optional("maxChannelization24G"),
+                max_channelization5g: f.optional("maxChannelization5G"),
+                max_channelization6g: f.optional("maxChannelization6G"),
                 model: f.optional("model"),
                 picture_download_url: f.optional("pictureDownloadUrl"),
                 poe_mode_capabilities: f.optional("poeModeCapabilities"),
@@ -394,7 +394,7 @@ impl ApCapabilities {
             capability_score: None,
             default_band_combination: None,
             external_antenna: None,
-            has160_m_hz_channel_bandwidth: None,
+            has160mhz_channel_bandwidth: None,
             is_outdoor: None,
             lan_port_picture_download_url: None,
             lan_ports: None,
@@ -403,9 +403,9 @@ impl ApCapabilities {
             lldp_enable: None,
             lldp_hold_time: None,
             lldp_mgmt_enable: None,
-            max_channelization24_g: None,
-            max_channelization5_g: None,
-            max_channelization6_g: None,
+            max_channelization24g: None,
+            max_channelization5g: None,
+            max_channelization6g: None,
             model: None,
             picture_download_url: None,
             poe_mode_capabilities: None,
@@ -491,8 +491,8 @@ impl ApCapabilities {
         self
     }
     /// Sets `has160MHzChannelBandwidth`.
-    pub fn with_has160_m_hz_channel_bandwidth(mut self, value: impl Into<bool>) -> Self {
-        self.has160_m_hz_channel_bandwidth = Some(value.into());
+    pub fn with_has160mhz_channel_bandwidth(mut self, value: impl Into<bool>) -> Self {
+        self.has160mhz_channel_bandwidth = Some(value.into());
         self
     }
     /// Sets `isOutdoor`.
@@ -542,18 +542,18 @@ impl ApCapabilities {
         self
     }
     /// Sets `maxChannelization24G`.
-    pub fn with_max_channelization24_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization24_g = Some(value.into());
+    pub fn with_max_channelization24g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization24g = Some(value.into());
         self
     }
     /// Sets `maxChannelization5G`.
-    pub fn with_max_channelization5_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization5_g = Some(value.into());
+    pub fn with_max_channelization5g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization5g = Some(value.into());
         self
     }
     /// Sets `maxChannelization6G`.
-    pub fn with_max_channelization6_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization6_g = Some(value.into());
+    pub fn with_max_channelization6g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization6g = Some(value.into());
         self
     }
     /// Sets `model`.
@@ -1614,7 +1614,7 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettingsIpType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap radio24 g hz settings, with the fields the official description lists.
+/// Ap radio24GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
 ///
@@ -1622,9 +1622,7 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettingsIpType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio24GHzSettings {
-    pub allowed_channels: Option<
-        Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>,
-    >,
+    pub allowed_channels: Option<Vec<super::common::Channel24GHz>>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -1637,7 +1635,7 @@ pub struct ApRadio24GHzSettings {
     pub operative_channel: Option<i64>,
     pub operative_tx_power: Option<String>,
     /// Format: int32.
-    pub snr_d_b: Option<i64>,
+    pub snr_db: Option<i64>,
     /// Default: MAX.
     pub tx_power: Option<super::common::SettingsTxPower>,
     /// Default: false.
@@ -1658,7 +1656,7 @@ impl serde::Serialize for ApRadio24GHzSettings {
             w.optional("method", &v.method);
             w.optional("operativeChannel", &v.operative_channel);
             w.optional("operativeTxPower", &v.operative_tx_power);
-            w.optional("snr_dB", &v.snr_d_b);
+            w.optional("snr_dB", &v.snr_db);
             w.optional("txPower", &v.tx_power);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
@@ -1683,7 +1681,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
                 method: f.optional("method"),
                 operative_channel: f.optional("operativeChannel"),
                 operative_tx_power: f.optional("operativeTxPower"),
-                snr_d_b: f.optional("snr_dB"),
+                snr_db: f.optional("snr_dB"),
                 tx_power: f.optional("txPower"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
@@ -1706,7 +1704,7 @@ impl ApRadio24GHzSettings {
             method: None,
             operative_channel: None,
             operative_tx_power: None,
-            snr_d_b: None,
+            snr_db: None,
             tx_power: None,
             use_venue_settings: None,
             additional_fields: std::collections::BTreeMap::new(),
@@ -1715,7 +1713,7 @@ impl ApRadio24GHzSettings {
     /// Sets `allowedChannels`.
     pub fn with_allowed_channels(
         mut self,
-        value: impl Into<Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::Channel24GHz>>,
     ) -> Self {
         self.allowed_channels = Some(value.into());
         self
@@ -1757,8 +1755,8 @@ impl ApRadio24GHzSettings {
         self
     }
     /// Sets `snr_dB`.
-    pub fn with_snr_d_b(mut self, value: impl Into<i64>) -> Self {
-        self.snr_d_b = Some(value.into());
+    pub fn with_snr_db(mut self, value: impl Into<i64>) -> Self {
+        self.snr_db = Some(value.into());
         self
     }
     /// Sets `txPower`.
@@ -1775,7 +1773,7 @@ impl ApRadio24GHzSettings {
         self
     }
 }
-/// Ap radio5 g hz settings, with the fields the official description lists.
+/// Ap radio5GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
 ///
@@ -1783,9 +1781,7 @@ impl ApRadio24GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio5GHzSettings {
-    pub allowed_channels: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
+    pub allowed_channels: Option<Vec<super::common::Channel5GHz>>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -1798,7 +1794,7 @@ pub struct ApRadio5GHzSettings {
     pub operative_channel: Option<i64>,
     pub operative_tx_power: Option<String>,
     /// Format: int32.
-    pub snr_d_b: Option<i64>,
+    pub snr_db: Option<i64>,
     /// Default: MAX.
     pub tx_power: Option<super::common::SettingsTxPower>,
     /// Default: false.
@@ -1819,7 +1815,7 @@ impl serde::Serialize for ApRadio5GHzSettings {
             w.optional("method", &v.method);
             w.optional("operativeChannel", &v.operative_channel);
             w.optional("operativeTxPower", &v.operative_tx_power);
-            w.optional("snr_dB", &v.snr_d_b);
+            w.optional("snr_dB", &v.snr_db);
             w.optional("txPower", &v.tx_power);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
@@ -1844,7 +1840,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
                 method: f.optional("method"),
                 operative_channel: f.optional("operativeChannel"),
                 operative_tx_power: f.optional("operativeTxPower"),
-                snr_d_b: f.optional("snr_dB"),
+                snr_db: f.optional("snr_dB"),
                 tx_power: f.optional("txPower"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
@@ -1867,7 +1863,7 @@ impl ApRadio5GHzSettings {
             method: None,
             operative_channel: None,
             operative_tx_power: None,
-            snr_d_b: None,
+            snr_db: None,
             tx_power: None,
             use_venue_settings: None,
             additional_fields: std::collections::BTreeMap::new(),
@@ -1876,9 +1872,7 @@ impl ApRadio5GHzSettings {
     /// Sets `allowedChannels`.
     pub fn with_allowed_channels(
         mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
+        value: impl Into<Vec<super::common::Channel5GHz>>,
     ) -> Self {
         self.allowed_channels = Some(value.into());
         self
@@ -1920,8 +1914,8 @@ impl ApRadio5GHzSettings {
         self
     }
     /// Sets `snr_dB`.
-    pub fn with_snr_d_b(mut self, value: impl Into<i64>) -> Self {
-        self.snr_d_b = Some(value.into());
+    pub fn with_snr_db(mut self, value: impl Into<i64>) -> Self {
+        self.snr_db = Some(value.into());
         self
     }
     /// Sets `txPower`.
@@ -1938,7 +1932,7 @@ impl ApRadio5GHzSettings {
         self
     }
 }
-/// Ap radio6 g hz settings, with the fields the official description lists.
+/// Ap radio6GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
 ///
@@ -1946,11 +1940,9 @@ impl ApRadio5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio6GHzSettings {
-    pub allowed_channels: Option<
-        Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
-    >,
+    pub allowed_channels: Option<Vec<super::common::Channel6GHz>>,
     /// Default: HE_MCS_0.
-    pub bss_min_rate6_g: Option<super::common::BssMinRate6G>,
+    pub bss_min_rate6g: Option<super::common::BssMinRate6G>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -1970,7 +1962,7 @@ pub struct ApRadio6GHzSettings {
     /// Default: CHANNELFLY.
     pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
     /// Default: _6.
-    pub mgmt_tx_rate6_g: Option<super::common::MgmtTxRate6G>,
+    pub mgmt_tx_rate6g: Option<super::common::MgmtTxRate6G>,
     /// Default: 1; format: int32; minimum: 1.
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// Default: 1; format: int32; maximum: 100; minimum: 1.
@@ -1979,7 +1971,7 @@ pub struct ApRadio6GHzSettings {
     pub operative_channel: Option<i64>,
     pub operative_tx_power: Option<String>,
     /// Format: int32.
-    pub snr_d_b: Option<i64>,
+    pub snr_db: Option<i64>,
     /// Default: MAX.
     pub tx_power: Option<super::common::TxPower>,
     /// Default: false.
@@ -1994,7 +1986,7 @@ impl serde::Serialize for ApRadio6GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApRadio6GHzSettings, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("allowedChannels", &v.allowed_channels);
-            w.optional("bssMinRate6G", &v.bss_min_rate6_g);
+            w.optional("bssMinRate6G", &v.bss_min_rate6g);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
             w.optional("channelBandwidth320MhzGroup", &v.channel_bandwidth320_mhz_group);
@@ -2009,7 +2001,7 @@ impl serde::Serialize for ApRadio6GHzSettings {
             );
             w.optional("manualChannel", &v.manual_channel);
             w.optional("method", &v.method);
-            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6_g);
+            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
             w.optional(
                 "multicastDownlinkRateLimiting",
                 &v.multicast_downlink_rate_limiting,
@@ -2017,7 +2009,7 @@ impl serde::Serialize for ApRadio6GHzSettings {
             w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
             w.optional("operativeChannel", &v.operative_channel);
             w.optional("operativeTxPower", &v.operative_tx_power);
-            w.optional("snr_dB", &v.snr_d_b);
+            w.optional("snr_dB", &v.snr_db);
             w.optional("txPower", &v.tx_power);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
@@ -2036,7 +2028,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
         ) -> Result<ApRadio6GHzSettings, ruckus_one_runtime::object::FieldError> {
             let value = ApRadio6GHzSettings {
                 allowed_channels: f.optional("allowedChannels"),
-                bss_min_rate6_g: f.optional("bssMinRate6G"),
+                bss_min_rate6g: f.optional("bssMinRate6G"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
                 channel_bandwidth320_mhz_group: f
@@ -2048,14 +2040,14 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
                     .optional("enableMulticastUplinkRateLimiting"),
                 manual_channel: f.optional("manualChannel"),
                 method: f.optional("method"),
-                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G"),
+                mgmt_tx_rate6g: f.optional("mgmtTxRate6G"),
                 multicast_downlink_rate_limiting: f
                     .optional("multicastDownlinkRateLimiting"),
                 multicast_uplink_rate_limiting: f
                     .optional("multicastUplinkRateLimiting"),
                 operative_channel: f.optional("operativeChannel"),
                 operative_tx_power: f.optional("operativeTxPower"),
-                snr_d_b: f.optional("snr_dB"),
+                snr_db: f.optional("snr_dB"),
                 tx_power: f.optional("txPower"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
@@ -2072,7 +2064,7 @@ impl ApRadio6GHzSettings {
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
-            bss_min_rate6_g: None,
+            bss_min_rate6g: None,
             change_interval: None,
             channel_bandwidth: None,
             channel_bandwidth320_mhz_group: None,
@@ -2081,12 +2073,12 @@ impl ApRadio6GHzSettings {
             enable_multicast_uplink_rate_limiting: None,
             manual_channel: None,
             method: None,
-            mgmt_tx_rate6_g: None,
+            mgmt_tx_rate6g: None,
             multicast_downlink_rate_limiting: None,
             multicast_uplink_rate_limiting: None,
             operative_channel: None,
             operative_tx_power: None,
-            snr_d_b: None,
+            snr_db: None,
             tx_power: None,
             use_venue_settings: None,
             additional_fields: std::collections::BTreeMap::new(),
@@ -2095,17 +2087,17 @@ impl ApRadio6GHzSettings {
     /// Sets `allowedChannels`.
     pub fn with_allowed_channels(
         mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::Channel6GHz>>,
     ) -> Self {
         self.allowed_channels = Some(value.into());
         self
     }
     /// Sets `bssMinRate6G`.
-    pub fn with_bss_min_rate6_g(
+    pub fn with_bss_min_rate6g(
         mut self,
         value: impl Into<super::common::BssMinRate6G>,
     ) -> Self {
-        self.bss_min_rate6_g = Some(value.into());
+        self.bss_min_rate6g = Some(value.into());
         self
     }
     /// Sets `changeInterval`.
@@ -2164,11 +2156,11 @@ impl ApRadio6GHzSettings {
         self
     }
     /// Sets `mgmtTxRate6G`.
-    pub fn with_mgmt_tx_rate6_g(
+    pub fn with_mgmt_tx_rate6g(
         mut self,
         value: impl Into<super::common::MgmtTxRate6G>,
     ) -> Self {
-        self.mgmt_tx_rate6_g = Some(value.into());
+        self.mgmt_tx_rate6g = Some(value.into());
         self
     }
     /// Sets `multicastDownlinkRateLimiting`.
@@ -2195,8 +2187,8 @@ impl ApRadio6GHzSettings {
         self
     }
     /// Sets `snr_dB`.
-    pub fn with_snr_d_b(mut self, value: impl Into<i64>) -> Self {
-        self.snr_d_b = Some(value.into());
+    pub fn with_snr_db(mut self, value: impl Into<i64>) -> Self {
+        self.snr_db = Some(value.into());
         self
     }
     /// Sets `txPower`.
@@ -2210,7 +2202,7 @@ impl ApRadio6GHzSettings {
         self
     }
 }
-/// Ap radio6 g hz settings channel bandwidth320 mhz group: the values the official description lists.
+/// Ap radio6GHz settings channel bandwidth320 mhz group: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings (inline)).
 ///
@@ -2222,9 +2214,9 @@ pub enum ApRadio6GHzSettingsChannelBandwidth320MhzGroup {
     /// `AUTO`
     Auto,
     /// `320MHz-1`
-    V320mHz1,
+    V320MHz1,
     /// `320MHz-2`
-    V320mHz2,
+    V320MHz2,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -2233,8 +2225,8 @@ impl ApRadio6GHzSettingsChannelBandwidth320MhzGroup {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Auto => "AUTO",
-            Self::V320mHz1 => "320MHz-1",
-            Self::V320mHz2 => "320MHz-2",
+            Self::V320MHz1 => "320MHz-1",
+            Self::V320MHz2 => "320MHz-2",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -2243,8 +2235,8 @@ impl From<&str> for ApRadio6GHzSettingsChannelBandwidth320MhzGroup {
     fn from(s: &str) -> Self {
         match s {
             "AUTO" => Self::Auto,
-            "320MHz-1" => Self::V320mHz1,
-            "320MHz-2" => Self::V320mHz2,
+            "320MHz-1" => Self::V320MHz1,
+            "320MHz-2" => Self::V320MHz2,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -2269,7 +2261,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsChannelBandwidth320MhzG
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap radio dual5 g hz settings, with the fields the official description lists.
+/// Ap radio dual5GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
 ///
@@ -2281,8 +2273,8 @@ pub struct ApRadioDual5GHzSettings {
     pub enabled: Option<bool>,
     /// Default: false.
     pub lower5g_enabled: Option<bool>,
-    pub radio_params_lower5_g: Option<ApRadio5GHzSettings>,
-    pub radio_params_upper5_g: Option<ApRadio5GHzSettings>,
+    pub radio_params_lower5g: Option<ApRadio5GHzSettings>,
+    pub radio_params_upper5g: Option<ApRadio5GHzSettings>,
     /// Default: false.
     pub upper5g_enabled: Option<bool>,
     /// Default: false.
@@ -2301,8 +2293,8 @@ impl serde::Serialize for ApRadioDual5GHzSettings {
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("lower5gEnabled", &v.lower5g_enabled);
-            w.optional("radioParamsLower5G", &v.radio_params_lower5_g);
-            w.optional("radioParamsUpper5G", &v.radio_params_upper5_g);
+            w.optional("radioParamsLower5G", &v.radio_params_lower5g);
+            w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
             w.optional("upper5gEnabled", &v.upper5g_enabled);
             w.optional("useVenueEnabled", &v.use_venue_enabled);
             w.rest(&v.additional_fields);
@@ -2322,8 +2314,8 @@ impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
             let value = ApRadioDual5GHzSettings {
                 enabled: f.optional("enabled"),
                 lower5g_enabled: f.optional("lower5gEnabled"),
-                radio_params_lower5_g: f.optional("radioParamsLower5G"),
-                radio_params_upper5_g: f.optional("radioParamsUpper5G"),
+                radio_params_lower5g: f.optional("radioParamsLower5G"),
+                radio_params_upper5g: f.optional("radioParamsUpper5G"),
                 upper5g_enabled: f.optional("upper5gEnabled"),
                 use_venue_enabled: f.optional("useVenueEnabled"),
                 additional_fields: f.rest(),
@@ -2341,8 +2333,8 @@ impl ApRadioDual5GHzSettings {
         Self {
             enabled: None,
             lower5g_enabled: None,
-            radio_params_lower5_g: None,
-            radio_params_upper5_g: None,
+            radio_params_lower5g: None,
+            radio_params_upper5g: None,
             upper5g_enabled: None,
             use_venue_enabled: None,
             additional_fields: std::collections::BTreeMap::new(),
@@ -2359,19 +2351,19 @@ impl ApRadioDual5GHzSettings {
         self
     }
     /// Sets `radioParamsLower5G`.
-    pub fn with_radio_params_lower5_g(
+    pub fn with_radio_params_lower5g(
         mut self,
         value: impl Into<ApRadio5GHzSettings>,
     ) -> Self {
-        self.radio_params_lower5_g = Some(value.into());
+        self.radio_params_lower5g = Some(value.into());
         self
     }
     /// Sets `radioParamsUpper5G`.
-    pub fn with_radio_params_upper5_g(
+    pub fn with_radio_params_upper5g(
         mut self,
         value: impl Into<ApRadio5GHzSettings>,
     ) -> Self {
-        self.radio_params_upper5_g = Some(value.into());
+        self.radio_params_upper5g = Some(value.into());
         self
     }
     /// Sets `upper5gEnabled`.
@@ -2393,16 +2385,16 @@ impl ApRadioDual5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadioSettings {
-    pub ap_radio_params24_g: Option<ApRadio24GHzSettings>,
-    pub ap_radio_params50_g: Option<ApRadio5GHzSettings>,
-    pub ap_radio_params6_g: Option<ApRadio6GHzSettings>,
-    pub ap_radio_params_dual5_g: Option<ApRadioDual5GHzSettings>,
+    pub ap_radio_params24g: Option<ApRadio24GHzSettings>,
+    pub ap_radio_params50g: Option<ApRadio5GHzSettings>,
+    pub ap_radio_params6g: Option<ApRadio6GHzSettings>,
+    pub ap_radio_params_dual5g: Option<ApRadioDual5GHzSettings>,
     /// Default: true.
-    pub enable24_g: Option<bool>,
+    pub enable24g: Option<bool>,
     /// Default: true.
-    pub enable50_g: Option<bool>,
+    pub enable50g: Option<bool>,
     /// Default: false.
-    pub enable6_g: Option<bool>,
+    pub enable6g: Option<bool>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_radio_settings/01.json).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2414,13 +2406,13 @@ pub struct ApRadioSettings {
 impl serde::Serialize for ApRadioSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("apRadioParams24G", &v.ap_radio_params24_g);
-            w.optional("apRadioParams50G", &v.ap_radio_params50_g);
-            w.optional("apRadioParams6G", &v.ap_radio_params6_g);
-            w.optional("apRadioParamsDual5G", &v.ap_radio_params_dual5_g);
-            w.optional("enable24G", &v.enable24_g);
-            w.optional("enable50G", &v.enable50_g);
-            w.optional("enable6G", &v.enable6_g);
+            w.optional("apRadioParams24G", &v.ap_radio_params24g);
+            w.optional("apRadioParams50G", &v.ap_radio_params50g);
+            w.optional("apRadioParams6G", &v.ap_radio_params6g);
+            w.optional("apRadioParamsDual5G", &v.ap_radio_params_dual5g);
+            w.optional("enable24G", &v.enable24g);
+            w.optional("enable50G", &v.enable50g);
+            w.optional("enable6G", &v.enable6g);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
@@ -2437,13 +2429,13 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApRadioSettings, ruckus_one_runtime::object::FieldError> {
             let value = ApRadioSettings {
-                ap_radio_params24_g: f.optional("apRadioParams24G"),
-                ap_radio_params50_g: f.optional("apRadioParams50G"),
-                ap_radio_params6_g: f.optional("apRadioParams6G"),
-                ap_radio_params_dual5_g: f.optional("apRadioParamsDual5G"),
-                enable24_g: f.optional("enable24G"),
-                enable50_g: f.optional("enable50G"),
-                enable6_g: f.optional("enable6G"),
+                ap_radio_params24g: f.optional("apRadioParams24G"),
+                ap_radio_params50g: f.optional("apRadioParams50G"),
+                ap_radio_params6g: f.optional("apRadioParams6G"),
+                ap_radio_params_dual5g: f.optional("apRadioParamsDual5G"),
+                enable24g: f.optional("enable24G"),
+                enable50g: f.optional("enable50G"),
+                enable6g: f.optional("enable6G"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
             };
@@ -2458,62 +2450,62 @@ impl ApRadioSettings {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            ap_radio_params24_g: None,
-            ap_radio_params50_g: None,
-            ap_radio_params6_g: None,
-            ap_radio_params_dual5_g: None,
-            enable24_g: None,
-            enable50_g: None,
-            enable6_g: None,
+            ap_radio_params24g: None,
+            ap_radio_params50g: None,
+            ap_radio_params6g: None,
+            ap_radio_params_dual5g: None,
+            enable24g: None,
+            enable50g: None,
+            enable6g: None,
             use_venue_settings: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `apRadioParams24G`.
-    pub fn with_ap_radio_params24_g(
+    pub fn with_ap_radio_params24g(
         mut self,
         value: impl Into<ApRadio24GHzSettings>,
     ) -> Self {
-        self.ap_radio_params24_g = Some(value.into());
+        self.ap_radio_params24g = Some(value.into());
         self
     }
     /// Sets `apRadioParams50G`.
-    pub fn with_ap_radio_params50_g(
+    pub fn with_ap_radio_params50g(
         mut self,
         value: impl Into<ApRadio5GHzSettings>,
     ) -> Self {
-        self.ap_radio_params50_g = Some(value.into());
+        self.ap_radio_params50g = Some(value.into());
         self
     }
     /// Sets `apRadioParams6G`.
-    pub fn with_ap_radio_params6_g(
+    pub fn with_ap_radio_params6g(
         mut self,
         value: impl Into<ApRadio6GHzSettings>,
     ) -> Self {
-        self.ap_radio_params6_g = Some(value.into());
+        self.ap_radio_params6g = Some(value.into());
         self
     }
     /// Sets `apRadioParamsDual5G`.
-    pub fn with_ap_radio_params_dual5_g(
+    pub fn with_ap_radio_params_dual5g(
         mut self,
         value: impl Into<ApRadioDual5GHzSettings>,
     ) -> Self {
-        self.ap_radio_params_dual5_g = Some(value.into());
+        self.ap_radio_params_dual5g = Some(value.into());
         self
     }
     /// Sets `enable24G`.
-    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24_g = Some(value.into());
+    pub fn with_enable24g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24g = Some(value.into());
         self
     }
     /// Sets `enable50G`.
-    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50_g = Some(value.into());
+    pub fn with_enable50g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50g = Some(value.into());
         self
     }
     /// Sets `enable6G`.
-    pub fn with_enable6_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable6_g = Some(value.into());
+    pub fn with_enable6g(mut self, value: impl Into<bool>) -> Self {
+        self.enable6g = Some(value.into());
         self
     }
     /// Sets `useVenueSettings`.
@@ -2785,7 +2777,7 @@ impl ApUsbPortSettings {
         self
     }
 }
-/// Channels6 g, with the fields the official description lists.
+/// Channels6G, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
 ///
@@ -2793,11 +2785,11 @@ impl ApUsbPortSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6G {
-    pub n_160m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub n_20m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub n_40m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub n_80m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub auto: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_160mhz: Option<Vec<super::common::Channel6GHz>>,
+    pub n_20mhz: Option<Vec<super::common::Channel6GHz>>,
+    pub n_40mhz: Option<Vec<super::common::Channel6GHz>>,
+    pub n_80mhz: Option<Vec<super::common::Channel6GHz>>,
+    pub auto: Option<Vec<super::common::Channel6GHz>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2807,10 +2799,10 @@ pub struct Channels6G {
 impl serde::Serialize for Channels6G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Channels6G, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("160MHz", &v.n_160mhz);
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
+            w.optional("80MHz", &v.n_80mhz);
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
@@ -2827,10 +2819,10 @@ impl<'de> serde::Deserialize<'de> for Channels6G {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels6G, ruckus_one_runtime::object::FieldError> {
             let value = Channels6G {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
+                n_160mhz: f.optional("160MHz"),
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
+                n_80mhz: f.optional("80MHz"),
                 auto: f.optional("auto"),
                 additional_fields: f.rest(),
             };
@@ -2845,50 +2837,50 @@ impl Channels6G {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
+            n_160mhz: None,
+            n_20mhz: None,
+            n_40mhz: None,
+            n_80mhz: None,
             auto: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
+    pub fn with_n_160mhz(
         mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::Channel6GHz>>,
     ) -> Self {
-        self.n_160m_hz = Some(value.into());
+        self.n_160mhz = Some(value.into());
         self
     }
     /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
+    pub fn with_n_20mhz(
         mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::Channel6GHz>>,
     ) -> Self {
-        self.n_20m_hz = Some(value.into());
+        self.n_20mhz = Some(value.into());
         self
     }
     /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
+    pub fn with_n_40mhz(
         mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::Channel6GHz>>,
     ) -> Self {
-        self.n_40m_hz = Some(value.into());
+        self.n_40mhz = Some(value.into());
         self
     }
     /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
+    pub fn with_n_80mhz(
         mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::Channel6GHz>>,
     ) -> Self {
-        self.n_80m_hz = Some(value.into());
+        self.n_80mhz = Some(value.into());
         self
     }
     /// Sets `auto`.
     pub fn with_auto(
         mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::Channel6GHz>>,
     ) -> Self {
         self.auto = Some(value.into());
         self

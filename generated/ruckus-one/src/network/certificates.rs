@@ -1371,7 +1371,7 @@ impl<'a> CertificatesClient<'a> {
         );
         DownloadCertDer { req }
     }
-    /// Download cert p.
+    /// Download cert p12.
     ///
     /// Posts to `/certificateTemplates/{templateId}/certificates/{certId}` (drafted from the official description).
     ///
@@ -1386,19 +1386,19 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "POST /certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "downloadCertP12_1")]
-    pub fn download_cert_p(
+    pub fn download_cert_p12(
         &self,
         template_id: &str,
         cert_id: &str,
         body: &CertDownloadRequest,
-    ) -> DownloadCertP<'a> {
+    ) -> DownloadCertP12<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CERT_P,
+            &DOWNLOAD_CERT_P12,
             &[template_id, cert_id],
         );
         req.json(body);
-        DownloadCertP { req }
+        DownloadCertP12 { req }
     }
     /// Patch cert.
     ///
@@ -1430,7 +1430,7 @@ impl<'a> CertificatesClient<'a> {
         req.json(body);
         PatchCert { req }
     }
-    /// Download ca p.
+    /// Download ca p12.
     ///
     /// Posts to `/certificateAuthorities/{caId}` (drafted from the official description).
     ///
@@ -1444,18 +1444,18 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}")]
     #[doc(alias = "POST /certificateAuthorities/{caId}")]
     #[doc(alias = "downloadCaP12_1")]
-    pub fn download_ca_p(
+    pub fn download_ca_p12(
         &self,
         ca_id: &str,
         body: &CertDownloadRequest,
-    ) -> DownloadCaP<'a> {
+    ) -> DownloadCaP12<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CA_P,
+            &DOWNLOAD_CA_P12,
             &[ca_id],
         );
         req.json(body);
-        DownloadCaP { req }
+        DownloadCaP12 { req }
     }
     /// Patch ca.
     ///
@@ -1754,7 +1754,7 @@ impl<'a> CertificatesClient<'a> {
         req.json(body);
         PatchMsiPackage { req }
     }
-    /// Download cert chain in pkcs.
+    /// Download cert chain in pkcs7.
     ///
     /// Reads `/certificateTemplates/{templateId}/certificates/{certId}/chains` (drafted from the official description).
     ///
@@ -1768,19 +1768,19 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}/chains")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/certificates/{certId}/chains")]
     #[doc(alias = "downloadCertChainInPkcs7_1")]
-    pub fn download_cert_chain_in_pkcs(
+    pub fn download_cert_chain_in_pkcs7(
         &self,
         template_id: &str,
         cert_id: &str,
-    ) -> DownloadCertChainInPkcs<'a> {
+    ) -> DownloadCertChainInPkcs7<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CERT_CHAIN_IN_PKCS,
+            &DOWNLOAD_CERT_CHAIN_IN_PKCS7,
             &[template_id, cert_id],
         );
-        DownloadCertChainInPkcs { req }
+        DownloadCertChainInPkcs7 { req }
     }
-    /// Download ca chain pkcs.
+    /// Download ca chain pkcs7.
     ///
     /// Reads `/certificateAuthorities/{caId}/chains` (drafted from the official description).
     ///
@@ -1793,12 +1793,12 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}/chains")]
     #[doc(alias = "GET /certificateAuthorities/{caId}/chains")]
     #[doc(alias = "downloadCaChainPKCS7_1")]
-    pub fn download_ca_chain_pkcs(&self, ca_id: &str) -> DownloadCaChainPkcs<'a> {
+    pub fn download_ca_chain_pkcs7(&self, ca_id: &str) -> DownloadCaChainPkcs7<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CA_CHAIN_PKCS,
+            &DOWNLOAD_CA_CHAIN_PKCS7,
             &[ca_id],
         );
-        DownloadCaChainPkcs { req }
+        DownloadCaChainPkcs7 { req }
     }
 }

@@ -613,15 +613,15 @@ pub enum AssignmentOperationResponseErrorBrief {
     /// `INTERNAL_SERVER_ERROR`
     InternalServerError,
     /// `K2A_MIGRATION_MISSING_EXPORT_DATA`
-    K2aMigrationMissingExportData,
+    K2AMigrationMissingExportData,
     /// `K2A_MIGRATION_NO_ASSIGNMENT`
-    K2aMigrationNoAssignment,
+    K2AMigrationNoAssignment,
     /// `K2A_MIGRATION_EXCEPTION`
-    K2aMigrationException,
+    K2AMigrationException,
     /// `K2A_MIGRATION_NO_MSP_ENTITLEMENTS`
-    K2aMigrationNoMspEntitlements,
+    K2AMigrationNoMspEntitlements,
     /// `K2A_MIGRATION_INSUFFICIENT_MSP_ENTITLEMENTS`
-    K2aMigrationInsufficientMspEntitlements,
+    K2AMigrationInsufficientMspEntitlements,
     /// `LOCK_ACQUISITION_TIMEOUT`
     LockAcquisitionTimeout,
     /// `INVALID_INPUT_PARAMETER`
@@ -657,11 +657,11 @@ impl AssignmentOperationResponseErrorBrief {
             Self::AssignmentAlreadyRevoked => "ASSIGNMENT_ALREADY_REVOKED",
             Self::AssignmentIsExpired => "ASSIGNMENT_IS_EXPIRED",
             Self::InternalServerError => "INTERNAL_SERVER_ERROR",
-            Self::K2aMigrationMissingExportData => "K2A_MIGRATION_MISSING_EXPORT_DATA",
-            Self::K2aMigrationNoAssignment => "K2A_MIGRATION_NO_ASSIGNMENT",
-            Self::K2aMigrationException => "K2A_MIGRATION_EXCEPTION",
-            Self::K2aMigrationNoMspEntitlements => "K2A_MIGRATION_NO_MSP_ENTITLEMENTS",
-            Self::K2aMigrationInsufficientMspEntitlements => {
+            Self::K2AMigrationMissingExportData => "K2A_MIGRATION_MISSING_EXPORT_DATA",
+            Self::K2AMigrationNoAssignment => "K2A_MIGRATION_NO_ASSIGNMENT",
+            Self::K2AMigrationException => "K2A_MIGRATION_EXCEPTION",
+            Self::K2AMigrationNoMspEntitlements => "K2A_MIGRATION_NO_MSP_ENTITLEMENTS",
+            Self::K2AMigrationInsufficientMspEntitlements => {
                 "K2A_MIGRATION_INSUFFICIENT_MSP_ENTITLEMENTS"
             }
             Self::LockAcquisitionTimeout => "LOCK_ACQUISITION_TIMEOUT",
@@ -692,12 +692,12 @@ impl From<&str> for AssignmentOperationResponseErrorBrief {
             "ASSIGNMENT_ALREADY_REVOKED" => Self::AssignmentAlreadyRevoked,
             "ASSIGNMENT_IS_EXPIRED" => Self::AssignmentIsExpired,
             "INTERNAL_SERVER_ERROR" => Self::InternalServerError,
-            "K2A_MIGRATION_MISSING_EXPORT_DATA" => Self::K2aMigrationMissingExportData,
-            "K2A_MIGRATION_NO_ASSIGNMENT" => Self::K2aMigrationNoAssignment,
-            "K2A_MIGRATION_EXCEPTION" => Self::K2aMigrationException,
-            "K2A_MIGRATION_NO_MSP_ENTITLEMENTS" => Self::K2aMigrationNoMspEntitlements,
+            "K2A_MIGRATION_MISSING_EXPORT_DATA" => Self::K2AMigrationMissingExportData,
+            "K2A_MIGRATION_NO_ASSIGNMENT" => Self::K2AMigrationNoAssignment,
+            "K2A_MIGRATION_EXCEPTION" => Self::K2AMigrationException,
+            "K2A_MIGRATION_NO_MSP_ENTITLEMENTS" => Self::K2AMigrationNoMspEntitlements,
             "K2A_MIGRATION_INSUFFICIENT_MSP_ENTITLEMENTS" => {
-                Self::K2aMigrationInsufficientMspEntitlements
+                Self::K2AMigrationInsufficientMspEntitlements
             }
             "LOCK_ACQUISITION_TIMEOUT" => Self::LockAcquisitionTimeout,
             "INVALID_INPUT_PARAMETER" => Self::InvalidInputParameter,
@@ -947,7 +947,7 @@ pub enum AssignmentSummaryLicenseType {
     /// `MSP_ICX`
     MspIcx,
     /// `MSP_ICX71L`
-    MspIcx71l,
+    MspIcx71L,
     /// `MSP_ICX71`
     MspIcx71,
     /// `MSP_ICX75`
@@ -986,7 +986,7 @@ impl AssignmentSummaryLicenseType {
             Self::MspWifi => "MSP_WIFI",
             Self::MspWifiTemp => "MSP_WIFI_TEMP",
             Self::MspIcx => "MSP_ICX",
-            Self::MspIcx71l => "MSP_ICX71L",
+            Self::MspIcx71L => "MSP_ICX71L",
             Self::MspIcx71 => "MSP_ICX71",
             Self::MspIcx75 => "MSP_ICX75",
             Self::MspIcx76 => "MSP_ICX76",
@@ -1011,7 +1011,7 @@ impl From<&str> for AssignmentSummaryLicenseType {
             "MSP_WIFI" => Self::MspWifi,
             "MSP_WIFI_TEMP" => Self::MspWifiTemp,
             "MSP_ICX" => Self::MspIcx,
-            "MSP_ICX71L" => Self::MspIcx71l,
+            "MSP_ICX71L" => Self::MspIcx71L,
             "MSP_ICX71" => Self::MspIcx71,
             "MSP_ICX75" => Self::MspIcx75,
             "MSP_ICX76" => Self::MspIcx76,
@@ -3803,6 +3803,9 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// - Response 200: `array<Assignment>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "GET /assignments")]
     pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
@@ -3820,6 +3823,9 @@ impl<'a> EntitlementsClient<'a> {
     /// - Request body (json, required): `CreateAssignmentRequest`
     /// - Response 201: `AssignmentOperationResponse` (Created.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "POST /assignments")]
     pub fn create_entitlement_assignment(
@@ -3841,6 +3847,9 @@ impl<'a> EntitlementsClient<'a> {
     /// - Request body (json, required): `array<RevocationAcxRequest>`
     /// - Response 204: no body (No content.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "DELETE /assignments")]
     pub fn delete_entitlement_assignments(
@@ -3865,6 +3874,9 @@ impl<'a> EntitlementsClient<'a> {
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 204: no body (No content.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "PATCH /assignments")]
     pub fn patch_entitlement_assignments(
@@ -3885,6 +3897,9 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// - Response 200: `array<AssignmentSummary>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments/summaries")]
     #[doc(alias = "GET /assignments/summaries")]
     pub fn list_entitlement_assignment_summaries(

@@ -37,11 +37,11 @@ pub struct ClientV1 {
     pub rx_packets: Option<i64>,
     pub tx_packets: Option<i64>,
     /// Format: int32.
-    pub snr_d_b: Option<i64>,
+    pub snr_db: Option<i64>,
     /// Format: int32.
-    pub receive_signal_strength_d_bm: Option<i64>,
+    pub receive_signal_strength_dbm: Option<i64>,
     /// Format: int32.
-    pub noise_floor_d_bm: Option<i64>,
+    pub noise_floor_dbm: Option<i64>,
     /// Format: int32.
     pub radio_channel: Option<i64>,
     /// Format: int32.
@@ -98,9 +98,9 @@ impl serde::Serialize for ClientV1 {
             w.optional("rxBytes", &v.rx_bytes);
             w.optional("rxPackets", &v.rx_packets);
             w.optional("txPackets", &v.tx_packets);
-            w.optional("snr_dB", &v.snr_d_b);
-            w.optional("receiveSignalStrength_dBm", &v.receive_signal_strength_d_bm);
-            w.optional("noiseFloor_dBm", &v.noise_floor_d_bm);
+            w.optional("snr_dB", &v.snr_db);
+            w.optional("receiveSignalStrength_dBm", &v.receive_signal_strength_dbm);
+            w.optional("noiseFloor_dBm", &v.noise_floor_dbm);
             w.optional("radioChannel", &v.radio_channel);
             w.optional("txDropDataPacket", &v.tx_drop_data_packet);
             w.optional("switchName", &v.switch_name);
@@ -152,9 +152,9 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
                 rx_bytes: f.optional("rxBytes"),
                 rx_packets: f.optional("rxPackets"),
                 tx_packets: f.optional("txPackets"),
-                snr_d_b: f.optional("snr_dB"),
-                receive_signal_strength_d_bm: f.optional("receiveSignalStrength_dBm"),
-                noise_floor_d_bm: f.optional("noiseFloor_dBm"),
+                snr_db: f.optional("snr_dB"),
+                receive_signal_strength_dbm: f.optional("receiveSignalStrength_dBm"),
+                noise_floor_dbm: f.optional("noiseFloor_dBm"),
                 radio_channel: f.optional("radioChannel"),
                 tx_drop_data_packet: f.optional("txDropDataPacket"),
                 switch_name: f.optional("switchName"),
@@ -204,9 +204,9 @@ impl ClientV1 {
             rx_bytes: None,
             rx_packets: None,
             tx_packets: None,
-            snr_d_b: None,
-            receive_signal_strength_d_bm: None,
-            noise_floor_d_bm: None,
+            snr_db: None,
+            receive_signal_strength_dbm: None,
+            noise_floor_dbm: None,
             radio_channel: None,
             tx_drop_data_packet: None,
             switch_name: None,
@@ -331,18 +331,18 @@ impl ClientV1 {
         self
     }
     /// Sets `snr_dB`.
-    pub fn with_snr_d_b(mut self, value: impl Into<i64>) -> Self {
-        self.snr_d_b = Some(value.into());
+    pub fn with_snr_db(mut self, value: impl Into<i64>) -> Self {
+        self.snr_db = Some(value.into());
         self
     }
     /// Sets `receiveSignalStrength_dBm`.
-    pub fn with_receive_signal_strength_d_bm(mut self, value: impl Into<i64>) -> Self {
-        self.receive_signal_strength_d_bm = Some(value.into());
+    pub fn with_receive_signal_strength_dbm(mut self, value: impl Into<i64>) -> Self {
+        self.receive_signal_strength_dbm = Some(value.into());
         self
     }
     /// Sets `noiseFloor_dBm`.
-    pub fn with_noise_floor_d_bm(mut self, value: impl Into<i64>) -> Self {
-        self.noise_floor_d_bm = Some(value.into());
+    pub fn with_noise_floor_dbm(mut self, value: impl Into<i64>) -> Self {
+        self.noise_floor_dbm = Some(value.into());
         self
     }
     /// Sets `radioChannel`.

@@ -702,8 +702,8 @@ pub struct MspInventoryDevice {
     pub venue_name: Option<String>,
     pub ap_group_id: Option<String>,
     pub ap_group_name: Option<String>,
-    pub wlan_group24_g_id: Option<String>,
-    pub wlan_group5_g_id: Option<String>,
+    pub wlan_group24g_id: Option<String>,
+    pub wlan_group5g_id: Option<String>,
     pub config_status: Option<String>,
     pub connection_status: Option<String>,
     pub device_status: Option<String>,
@@ -765,8 +765,8 @@ impl serde::Serialize for MspInventoryDevice {
             w.optional("venueName", &v.venue_name);
             w.optional("apGroupId", &v.ap_group_id);
             w.optional("apGroupName", &v.ap_group_name);
-            w.optional("wlanGroup24GId", &v.wlan_group24_g_id);
-            w.optional("wlanGroup5GId", &v.wlan_group5_g_id);
+            w.optional("wlanGroup24GId", &v.wlan_group24g_id);
+            w.optional("wlanGroup5GId", &v.wlan_group5g_id);
             w.optional("configStatus", &v.config_status);
             w.optional("connectionStatus", &v.connection_status);
             w.optional("deviceStatus", &v.device_status);
@@ -829,8 +829,8 @@ impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
                 venue_name: f.optional("venueName"),
                 ap_group_id: f.optional("apGroupId"),
                 ap_group_name: f.optional("apGroupName"),
-                wlan_group24_g_id: f.optional("wlanGroup24GId"),
-                wlan_group5_g_id: f.optional("wlanGroup5GId"),
+                wlan_group24g_id: f.optional("wlanGroup24GId"),
+                wlan_group5g_id: f.optional("wlanGroup5GId"),
                 config_status: f.optional("configStatus"),
                 connection_status: f.optional("connectionStatus"),
                 device_status: f.optional("deviceStatus"),
@@ -891,8 +891,8 @@ impl MspInventoryDevice {
             venue_name: None,
             ap_group_id: None,
             ap_group_name: None,
-            wlan_group24_g_id: None,
-            wlan_group5_g_id: None,
+            wlan_group24g_id: None,
+            wlan_group5g_id: None,
             config_status: None,
             connection_status: None,
             device_status: None,
@@ -996,13 +996,13 @@ impl MspInventoryDevice {
         self
     }
     /// Sets `wlanGroup24GId`.
-    pub fn with_wlan_group24_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group24_g_id = Some(value.into());
+    pub fn with_wlan_group24g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group24g_id = Some(value.into());
         self
     }
     /// Sets `wlanGroup5GId`.
-    pub fn with_wlan_group5_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group5_g_id = Some(value.into());
+    pub fn with_wlan_group5g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group5g_id = Some(value.into());
         self
     }
     /// Sets `configStatus`.
@@ -3762,7 +3762,7 @@ impl<'a> MspClient<'a> {
         );
         ListMspLabelBaseUrls { req }
     }
-    /// Get msp e cs.
+    /// Get msp ecs.
     ///
     /// Queries `/techpartners/mspecs/query` (drafted from the official description).
     ///
@@ -3771,19 +3771,19 @@ impl<'a> MspClient<'a> {
     /// - Query parameter `delegation` (`string`, builder method `delegation`)
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseMspEc`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMspECs::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMspEcs::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getMSP-ECs).
     #[doc(alias = "/techpartners/mspecs/query")]
     #[doc(alias = "POST /techpartners/mspecs/query")]
     #[doc(alias = "getMSP-ECs")]
-    pub fn get_msp_e_cs(
+    pub fn get_msp_ecs(
         &self,
         body: &super::common::DynamicQueryPayload,
-    ) -> GetMspECs<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &GET_MSP_E_CS, &[]);
+    ) -> GetMspEcs<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &GET_MSP_ECS, &[]);
         req.json(body);
-        GetMspECs { req }
+        GetMspEcs { req }
     }
     /// Get device inventory.
     ///
@@ -5737,8 +5737,8 @@ impl<'a> ListMspLabelBaseUrls<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_MSP_E_CS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_msp_e_cs",
+static GET_MSP_ECS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_msp_ecs",
     method: ruckus_one_runtime::Method::Post,
     path: "/techpartners/mspecs/query",
     api: &super::API,
@@ -5755,26 +5755,26 @@ static GET_MSP_E_CS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_msp_e_cs`; the first is the default.
+/// Representations offered by `get_msp_ecs`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetMspECsVersion {
+pub enum GetMspEcsVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `MspClient::get_msp_e_cs` (Get msp e cs).
+/// Request builder for `MspClient::get_msp_ecs` (Get msp ecs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetMspECs<'a> {
+pub struct GetMspEcs<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetMspECs<'a> {
+impl<'a> GetMspEcs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -5788,7 +5788,7 @@ impl<'a> GetMspECs<'a> {
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetMspECsVersion) -> Self {
+    pub fn version(mut self, version: GetMspEcsVersion) -> Self {
         self.req.version(version as usize);
         self
     }

@@ -278,9 +278,9 @@ pub enum DataType {
     /// `IPADDR`
     Ipaddr,
     /// `IPV6ADDR`
-    Ipv6addr,
+    Ipv6Addr,
     /// `IPV6PREFIX`
-    Ipv6prefix,
+    Ipv6Prefix,
     /// `OCTETS`
     Octets,
     /// `OTHER`
@@ -308,8 +308,8 @@ impl DataType {
             Self::Ifid => "IFID",
             Self::Integer => "INTEGER",
             Self::Ipaddr => "IPADDR",
-            Self::Ipv6addr => "IPV6ADDR",
-            Self::Ipv6prefix => "IPV6PREFIX",
+            Self::Ipv6Addr => "IPV6ADDR",
+            Self::Ipv6Prefix => "IPV6PREFIX",
             Self::Octets => "OCTETS",
             Self::Other => "OTHER",
             Self::String => "STRING",
@@ -331,8 +331,8 @@ impl From<&str> for DataType {
             "IFID" => Self::Ifid,
             "INTEGER" => Self::Integer,
             "IPADDR" => Self::Ipaddr,
-            "IPV6ADDR" => Self::Ipv6addr,
-            "IPV6PREFIX" => Self::Ipv6prefix,
+            "IPV6ADDR" => Self::Ipv6Addr,
+            "IPV6PREFIX" => Self::Ipv6Prefix,
             "OCTETS" => Self::Octets,
             "OTHER" => Self::Other,
             "STRING" => Self::String,

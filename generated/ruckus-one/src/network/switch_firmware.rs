@@ -302,13 +302,13 @@ pub enum ModelGroup {
     /// `ICX71`
     Icx71,
     /// `ICX7X`
-    Icx7x,
+    Icx7X,
     /// `ICX82`
     Icx82,
     /// `ICX81`
     Icx81,
     /// `ICX71E`
-    Icx71e,
+    Icx71E,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -317,10 +317,10 @@ impl ModelGroup {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Icx71 => "ICX71",
-            Self::Icx7x => "ICX7X",
+            Self::Icx7X => "ICX7X",
             Self::Icx82 => "ICX82",
             Self::Icx81 => "ICX81",
-            Self::Icx71e => "ICX71E",
+            Self::Icx71E => "ICX71E",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -329,10 +329,10 @@ impl From<&str> for ModelGroup {
     fn from(s: &str) -> Self {
         match s {
             "ICX71" => Self::Icx71,
-            "ICX7X" => Self::Icx7x,
+            "ICX7X" => Self::Icx7X,
             "ICX82" => Self::Icx82,
             "ICX81" => Self::Icx81,
-            "ICX71E" => Self::Icx71e,
+            "ICX71E" => Self::Icx71E,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }

@@ -828,7 +828,7 @@ impl<'a> TenantsClient<'a> {
     /// - Query parameter `includeSystemRoles` (`boolean`, builder method `include_system_roles`)
     /// - Query parameter `includePrivilegeGroups` (`boolean`, builder method `include_privilege_groups`)
     /// - Query parameter `withExternalId` (`boolean`, builder method `with_external_id`)
-    /// - Query parameter `withDelegatedECs` (`boolean`, builder method `with_delegated_e_cs`)
+    /// - Query parameter `withDelegatedECs` (`boolean`, builder method `with_delegated_ecs`)
     /// - Request body (json, required): `AdminQueryRequest`
     /// - Response 200: `TenantManagementPage` (A page of administrators; the row shape depends on the query flags (by default full administrator rows).)
     /// - Versions: `json`, `json` (default `json`; choose with `QueryAdmins::version`)

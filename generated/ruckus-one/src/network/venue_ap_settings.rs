@@ -235,7 +235,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1RadioType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Venue ap radio6 g hz settings v1, with the fields the official description lists.
+/// Venue ap radio6GHz settings v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
 ///
@@ -243,11 +243,9 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1RadioType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettingsV1 {
-    pub allowed_channels: Option<
-        Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
-    >,
+    pub allowed_channels: Option<Vec<super::common::Channel6GHz>>,
     /// Default: HE_MCS_0.
-    pub bss_min_rate6_g: Option<super::common::BssMinRate6G>,
+    pub bss_min_rate6g: Option<super::common::BssMinRate6G>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -261,7 +259,7 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// Default: CHANNELFLY.
     pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
     /// Default: _6.
-    pub mgmt_tx_rate6_g: Option<super::common::MgmtTxRate6G>,
+    pub mgmt_tx_rate6g: Option<super::common::MgmtTxRate6G>,
     /// Default: 1; format: int32; minimum: 1.
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// Default: 1; format: int32; maximum: 100; minimum: 1.
@@ -284,7 +282,7 @@ impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("allowedChannels", &v.allowed_channels);
-            w.optional("bssMinRate6G", &v.bss_min_rate6_g);
+            w.optional("bssMinRate6G", &v.bss_min_rate6g);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
             w.optional("enableAfc", &v.enable_afc);
@@ -297,7 +295,7 @@ impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
                 &v.enable_multicast_uplink_rate_limiting,
             );
             w.optional("method", &v.method);
-            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6_g);
+            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
             w.optional(
                 "multicastDownlinkRateLimiting",
                 &v.multicast_downlink_rate_limiting,
@@ -322,7 +320,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
         ) -> Result<VenueApRadio6GHzSettingsV1, ruckus_one_runtime::object::FieldError> {
             let value = VenueApRadio6GHzSettingsV1 {
                 allowed_channels: f.optional("allowedChannels"),
-                bss_min_rate6_g: f.optional("bssMinRate6G"),
+                bss_min_rate6g: f.optional("bssMinRate6G"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
                 enable_afc: f.optional("enableAfc"),
@@ -331,7 +329,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
                 enable_multicast_uplink_rate_limiting: f
                     .optional("enableMulticastUplinkRateLimiting"),
                 method: f.optional("method"),
-                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G"),
+                mgmt_tx_rate6g: f.optional("mgmtTxRate6G"),
                 multicast_downlink_rate_limiting: f
                     .optional("multicastDownlinkRateLimiting"),
                 multicast_uplink_rate_limiting: f
@@ -353,14 +351,14 @@ impl VenueApRadio6GHzSettingsV1 {
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
-            bss_min_rate6_g: None,
+            bss_min_rate6g: None,
             change_interval: None,
             channel_bandwidth: None,
             enable_afc: None,
             enable_multicast_downlink_rate_limiting: None,
             enable_multicast_uplink_rate_limiting: None,
             method: None,
-            mgmt_tx_rate6_g: None,
+            mgmt_tx_rate6g: None,
             multicast_downlink_rate_limiting: None,
             multicast_uplink_rate_limiting: None,
             scan_interval: None,
@@ -372,17 +370,17 @@ impl VenueApRadio6GHzSettingsV1 {
     /// Sets `allowedChannels`.
     pub fn with_allowed_channels(
         mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::Channel6GHz>>,
     ) -> Self {
         self.allowed_channels = Some(value.into());
         self
     }
     /// Sets `bssMinRate6G`.
-    pub fn with_bss_min_rate6_g(
+    pub fn with_bss_min_rate6g(
         mut self,
         value: impl Into<super::common::BssMinRate6G>,
     ) -> Self {
-        self.bss_min_rate6_g = Some(value.into());
+        self.bss_min_rate6g = Some(value.into());
         self
     }
     /// Sets `changeInterval`.
@@ -428,11 +426,11 @@ impl VenueApRadio6GHzSettingsV1 {
         self
     }
     /// Sets `mgmtTxRate6G`.
-    pub fn with_mgmt_tx_rate6_g(
+    pub fn with_mgmt_tx_rate6g(
         mut self,
         value: impl Into<super::common::MgmtTxRate6G>,
     ) -> Self {
-        self.mgmt_tx_rate6_g = Some(value.into());
+        self.mgmt_tx_rate6g = Some(value.into());
         self
     }
     /// Sets `multicastDownlinkRateLimiting`.
@@ -475,10 +473,10 @@ impl VenueApRadio6GHzSettingsV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioSettingsV1 {
-    pub radio_params24_g: Option<super::common::VenueApRadio24GHzSettings>,
-    pub radio_params50_g: Option<super::common::VenueApRadio5GHzSettings>,
-    pub radio_params6_g: Option<VenueApRadio6GHzSettingsV1>,
-    pub radio_params_dual5_g: Option<super::common::VenueApRadioDual5GHzSettings>,
+    pub radio_params24g: Option<super::common::VenueApRadio24GHzSettings>,
+    pub radio_params50g: Option<super::common::VenueApRadio5GHzSettings>,
+    pub radio_params6g: Option<VenueApRadio6GHzSettingsV1>,
+    pub radio_params_dual5g: Option<super::common::VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -491,10 +489,10 @@ impl serde::Serialize for VenueApRadioSettingsV1 {
             v: &VenueApRadioSettingsV1,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("radioParams24G", &v.radio_params24_g);
-            w.optional("radioParams50G", &v.radio_params50_g);
-            w.optional("radioParams6G", &v.radio_params6_g);
-            w.optional("radioParamsDual5G", &v.radio_params_dual5_g);
+            w.optional("radioParams24G", &v.radio_params24g);
+            w.optional("radioParams50G", &v.radio_params50g);
+            w.optional("radioParams6G", &v.radio_params6g);
+            w.optional("radioParamsDual5G", &v.radio_params_dual5g);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -510,10 +508,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApRadioSettingsV1, ruckus_one_runtime::object::FieldError> {
             let value = VenueApRadioSettingsV1 {
-                radio_params24_g: f.optional("radioParams24G"),
-                radio_params50_g: f.optional("radioParams50G"),
-                radio_params6_g: f.optional("radioParams6G"),
-                radio_params_dual5_g: f.optional("radioParamsDual5G"),
+                radio_params24g: f.optional("radioParams24G"),
+                radio_params50g: f.optional("radioParams50G"),
+                radio_params6g: f.optional("radioParams6G"),
+                radio_params_dual5g: f.optional("radioParamsDual5G"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -527,43 +525,43 @@ impl VenueApRadioSettingsV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            radio_params24_g: None,
-            radio_params50_g: None,
-            radio_params6_g: None,
-            radio_params_dual5_g: None,
+            radio_params24g: None,
+            radio_params50g: None,
+            radio_params6g: None,
+            radio_params_dual5g: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `radioParams24G`.
-    pub fn with_radio_params24_g(
+    pub fn with_radio_params24g(
         mut self,
         value: impl Into<super::common::VenueApRadio24GHzSettings>,
     ) -> Self {
-        self.radio_params24_g = Some(value.into());
+        self.radio_params24g = Some(value.into());
         self
     }
     /// Sets `radioParams50G`.
-    pub fn with_radio_params50_g(
+    pub fn with_radio_params50g(
         mut self,
         value: impl Into<super::common::VenueApRadio5GHzSettings>,
     ) -> Self {
-        self.radio_params50_g = Some(value.into());
+        self.radio_params50g = Some(value.into());
         self
     }
     /// Sets `radioParams6G`.
-    pub fn with_radio_params6_g(
+    pub fn with_radio_params6g(
         mut self,
         value: impl Into<VenueApRadio6GHzSettingsV1>,
     ) -> Self {
-        self.radio_params6_g = Some(value.into());
+        self.radio_params6g = Some(value.into());
         self
     }
     /// Sets `radioParamsDual5G`.
-    pub fn with_radio_params_dual5_g(
+    pub fn with_radio_params_dual5g(
         mut self,
         value: impl Into<super::common::VenueApRadioDual5GHzSettings>,
     ) -> Self {
-        self.radio_params_dual5_g = Some(value.into());
+        self.radio_params_dual5g = Some(value.into());
         self
     }
 }

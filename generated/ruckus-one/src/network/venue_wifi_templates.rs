@@ -772,7 +772,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
             req,
         }
     }
-    /// Get venue template ap mesh settings v.
+    /// Get venue template ap mesh settings v1.
     ///
     /// Reads `/templates/venues/{venueId}/apMeshSettings` (drafted from the official description).
     ///
@@ -780,25 +780,25 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApMeshSettings`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApMeshSettingsV::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApMeshSettingsV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApMeshSettingsV1).
     #[doc(alias = "/templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "getVenueTemplateApMeshSettingsV1")]
-    pub fn get_venue_template_ap_mesh_settings_v(
+    pub fn get_venue_template_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApMeshSettingsV<'a> {
+    ) -> GetVenueTemplateApMeshSettingsV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V,
+            &GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1,
             &[venue_id],
         );
-        GetVenueTemplateApMeshSettingsV {
+        GetVenueTemplateApMeshSettingsV1 {
             req,
         }
     }
-    /// Update venue template ap mesh settings v.
+    /// Update venue template ap mesh settings v1.
     ///
     /// Replaces `/templates/venues/{venueId}/apMeshSettings` (drafted from the official description).
     ///
@@ -807,24 +807,24 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApMeshSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApMeshSettingsV::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApMeshSettingsV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApMeshSettingsV1).
     #[doc(alias = "/templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "updateVenueTemplateApMeshSettingsV1")]
-    pub fn update_venue_template_ap_mesh_settings_v(
+    pub fn update_venue_template_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
         body: &super::common::VenueApMeshSettings,
-    ) -> UpdateVenueTemplateApMeshSettingsV<'a> {
+    ) -> UpdateVenueTemplateApMeshSettingsV1<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V,
+            &UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApMeshSettingsV {
+        UpdateVenueTemplateApMeshSettingsV1 {
             req,
         }
     }
@@ -1104,7 +1104,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
             req,
         }
     }
-    /// Get venue template ap radio settings v.
+    /// Get venue template ap radio settings v1.
     ///
     /// Reads `/templates/venues/{venueId}/apRadioSettings` (drafted from the official description).
     ///
@@ -1113,25 +1113,25 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Query parameter `defaultOnly` (`boolean`, builder method `default_only`)
     /// - Response 200: `VenueApRadioSettings`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApRadioSettingsV::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApRadioSettingsV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApRadioSettingsV1).
     #[doc(alias = "/templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "getVenueTemplateApRadioSettingsV1")]
-    pub fn get_venue_template_ap_radio_settings_v(
+    pub fn get_venue_template_ap_radio_settings_v1(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApRadioSettingsV<'a> {
+    ) -> GetVenueTemplateApRadioSettingsV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V,
+            &GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1,
             &[venue_id],
         );
-        GetVenueTemplateApRadioSettingsV {
+        GetVenueTemplateApRadioSettingsV1 {
             req,
         }
     }
-    /// Update venue template ap radio settings v.
+    /// Update venue template ap radio settings v1.
     ///
     /// Replaces `/templates/venues/{venueId}/apRadioSettings` (drafted from the official description).
     ///
@@ -1140,24 +1140,24 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApRadioSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApRadioSettingsV::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApRadioSettingsV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApRadioSettingsV1).
     #[doc(alias = "/templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "updateVenueTemplateApRadioSettingsV1")]
-    pub fn update_venue_template_ap_radio_settings_v(
+    pub fn update_venue_template_ap_radio_settings_v1(
         &self,
         venue_id: &str,
         body: &super::common::VenueApRadioSettings,
-    ) -> UpdateVenueTemplateApRadioSettingsV<'a> {
+    ) -> UpdateVenueTemplateApRadioSettingsV1<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V,
+            &UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApRadioSettingsV {
+        UpdateVenueTemplateApRadioSettingsV1 {
             req,
         }
     }
@@ -1329,7 +1329,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
             req,
         }
     }
-    /// Get wifi available channels of venue template v.
+    /// Get wifi available channels of venue template v1.
     ///
     /// Reads `/templates/venues/{venueId}/wifiAvailableChannels` (drafted from the official description).
     ///
@@ -1337,21 +1337,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `WifiAvailableChannels`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetWifiAvailableChannelsOfVenueTemplateV::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetWifiAvailableChannelsOfVenueTemplateV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiAvailableChannelsOfVenueTemplateV1).
     #[doc(alias = "/templates/venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "GET /templates/venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "getWifiAvailableChannelsOfVenueTemplateV1")]
-    pub fn get_wifi_available_channels_of_venue_template_v(
+    pub fn get_wifi_available_channels_of_venue_template_v1(
         &self,
         venue_id: &str,
-    ) -> GetWifiAvailableChannelsOfVenueTemplateV<'a> {
+    ) -> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V,
+            &GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1,
             &[venue_id],
         );
-        GetWifiAvailableChannelsOfVenueTemplateV {
+        GetWifiAvailableChannelsOfVenueTemplateV1 {
             req,
         }
     }
@@ -3878,8 +3878,8 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_venue_template_ap_mesh_settings_v",
+static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apMeshSettings",
     api: &super::API,
@@ -3896,33 +3896,33 @@ static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V: ruckus_one_runtime::Operation = ru
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_mesh_settings_v`; the first is the default.
+/// Representations offered by `get_venue_template_ap_mesh_settings_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApMeshSettingsVVersion {
+pub enum GetVenueTemplateApMeshSettingsV1Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v` (Get venue template ap mesh settings v).
+/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v1` (Get venue template ap mesh settings v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApMeshSettingsV<'a> {
+pub struct GetVenueTemplateApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetVenueTemplateApMeshSettingsV<'a> {
+impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetVenueTemplateApMeshSettingsVVersion) -> Self {
+    pub fn version(mut self, version: GetVenueTemplateApMeshSettingsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3956,8 +3956,8 @@ impl<'a> GetVenueTemplateApMeshSettingsV<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_venue_template_ap_mesh_settings_v",
+static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apMeshSettings",
     api: &super::API,
@@ -3974,26 +3974,26 @@ static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V: ruckus_one_runtime::Operation =
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_mesh_settings_v`; the first is the default.
+/// Representations offered by `update_venue_template_ap_mesh_settings_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApMeshSettingsVVersion {
+pub enum UpdateVenueTemplateApMeshSettingsV1Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v` (Update venue template ap mesh settings v).
+/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v1` (Update venue template ap mesh settings v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApMeshSettingsV<'a> {
+pub struct UpdateVenueTemplateApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateVenueTemplateApMeshSettingsV<'a> {
+impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -4002,7 +4002,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: UpdateVenueTemplateApMeshSettingsVVersion,
+        version: UpdateVenueTemplateApMeshSettingsV1Version,
     ) -> Self {
         self.req.version(version as usize);
         self
@@ -5020,8 +5020,8 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_venue_template_ap_radio_settings_v",
+static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template_ap_radio_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apRadioSettings",
     api: &super::API,
@@ -5038,26 +5038,26 @@ static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V: ruckus_one_runtime::Operation = r
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_radio_settings_v`; the first is the default.
+/// Representations offered by `get_venue_template_ap_radio_settings_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApRadioSettingsVVersion {
+pub enum GetVenueTemplateApRadioSettingsV1Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v` (Get venue template ap radio settings v).
+/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v1` (Get venue template ap radio settings v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApRadioSettingsV<'a> {
+pub struct GetVenueTemplateApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetVenueTemplateApRadioSettingsV<'a> {
+impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -5071,7 +5071,7 @@ impl<'a> GetVenueTemplateApRadioSettingsV<'a> {
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetVenueTemplateApRadioSettingsVVersion) -> Self {
+    pub fn version(mut self, version: GetVenueTemplateApRadioSettingsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5105,8 +5105,8 @@ impl<'a> GetVenueTemplateApRadioSettingsV<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_venue_template_ap_radio_settings_v",
+static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template_ap_radio_settings_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apRadioSettings",
     api: &super::API,
@@ -5123,26 +5123,26 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V: ruckus_one_runtime::Operation 
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_radio_settings_v`; the first is the default.
+/// Representations offered by `update_venue_template_ap_radio_settings_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApRadioSettingsVVersion {
+pub enum UpdateVenueTemplateApRadioSettingsV1Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v` (Update venue template ap radio settings v).
+/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v1` (Update venue template ap radio settings v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApRadioSettingsV<'a> {
+pub struct UpdateVenueTemplateApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateVenueTemplateApRadioSettingsV<'a> {
+impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -5151,7 +5151,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: UpdateVenueTemplateApRadioSettingsVVersion,
+        version: UpdateVenueTemplateApRadioSettingsV1Version,
     ) -> Self {
         self.req.version(version as usize);
         self
@@ -5802,8 +5802,8 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_wifi_available_channels_of_venue_template_v",
+static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_available_channels_of_venue_template_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/wifiAvailableChannels",
     api: &super::API,
@@ -5820,26 +5820,26 @@ static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V: ruckus_one_runtime::Oper
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_wifi_available_channels_of_venue_template_v`; the first is the default.
+/// Representations offered by `get_wifi_available_channels_of_venue_template_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetWifiAvailableChannelsOfVenueTemplateVVersion {
+pub enum GetWifiAvailableChannelsOfVenueTemplateV1Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v` (Get wifi available channels of venue template v).
+/// Request builder for `VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v1` (Get wifi available channels of venue template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetWifiAvailableChannelsOfVenueTemplateV<'a> {
+pub struct GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetWifiAvailableChannelsOfVenueTemplateV<'a> {
+impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -5848,7 +5848,7 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: GetWifiAvailableChannelsOfVenueTemplateVVersion,
+        version: GetWifiAvailableChannelsOfVenueTemplateV1Version,
     ) -> Self {
         self.req.version(version as usize);
         self

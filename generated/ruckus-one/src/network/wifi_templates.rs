@@ -136,7 +136,7 @@ impl<'a> WifiTemplatesClient<'a> {
             req,
         }
     }
-    /// Get radius server profile templates v.
+    /// Get radius server profile templates v2.
     ///
     /// Queries `/templates/radiusServerProfiles/query` (drafted from the official description).
     ///
@@ -144,23 +144,23 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseRadiusServerProfileQueryData`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetRadiusServerProfileTemplatesV::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetRadiusServerProfileTemplatesV2::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getRadiusServerProfileTemplatesV2).
     #[doc(alias = "/templates/radiusServerProfiles/query")]
     #[doc(alias = "POST /templates/radiusServerProfiles/query")]
     #[doc(alias = "getRadiusServerProfileTemplatesV2")]
-    pub fn get_radius_server_profile_templates_v(
+    pub fn get_radius_server_profile_templates_v2(
         &self,
         body: &super::common::DynamicQueryPayload,
-    ) -> GetRadiusServerProfileTemplatesV<'a> {
+    ) -> GetRadiusServerProfileTemplatesV2<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_RADIUS_SERVER_PROFILE_TEMPLATES_V,
+            &GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2,
             &[],
         );
         req.json(body);
-        GetRadiusServerProfileTemplatesV {
+        GetRadiusServerProfileTemplatesV2 {
             req,
         }
     }
@@ -337,7 +337,7 @@ impl<'a> WifiTemplatesClient<'a> {
             req,
         }
     }
-    /// Add radius server profile template v.
+    /// Add radius server profile template v1.
     ///
     /// Posts to `/templates/radiusServerProfiles` (drafted from the official description).
     ///
@@ -345,27 +345,27 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `RadiusServerProfile`
     /// - Response 202: `WifiEntityIdOperationResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddRadiusServerProfileTemplateV::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddRadiusServerProfileTemplateV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addRadiusServerProfileTemplateV1).
     #[doc(alias = "/templates/radiusServerProfiles")]
     #[doc(alias = "POST /templates/radiusServerProfiles")]
     #[doc(alias = "addRadiusServerProfileTemplateV1")]
-    pub fn add_radius_server_profile_template_v(
+    pub fn add_radius_server_profile_template_v1(
         &self,
         body: &super::common::RadiusServerProfile,
-    ) -> AddRadiusServerProfileTemplateV<'a> {
+    ) -> AddRadiusServerProfileTemplateV1<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V,
+            &ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
             &[],
         );
         req.json(body);
-        AddRadiusServerProfileTemplateV {
+        AddRadiusServerProfileTemplateV1 {
             req,
         }
     }
-    /// Delete radius server profile template v.
+    /// Delete radius server profile template v1.
     ///
     /// Deletes `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` (drafted from the official description).
     ///
@@ -373,7 +373,7 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Path parameter `radiusServerProfileTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `DeleteRadiusServerProfileTemplateV::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `DeleteRadiusServerProfileTemplateV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteRadiusServerProfileTemplateV1).
     #[doc(alias = "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
@@ -381,20 +381,20 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "deleteRadiusServerProfileTemplateV1")]
-    pub fn delete_radius_server_profile_template_v(
+    pub fn delete_radius_server_profile_template_v1(
         &self,
         radius_server_profile_template_id: &str,
-    ) -> DeleteRadiusServerProfileTemplateV<'a> {
+    ) -> DeleteRadiusServerProfileTemplateV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V,
+            &DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
             &[radius_server_profile_template_id],
         );
-        DeleteRadiusServerProfileTemplateV {
+        DeleteRadiusServerProfileTemplateV1 {
             req,
         }
     }
-    /// Get radius server profile template v.
+    /// Get radius server profile template v1.
     ///
     /// Reads `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` (drafted from the official description).
     ///
@@ -402,25 +402,25 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Path parameter `radiusServerProfileTemplateId`: string
     /// - Response 200: `RadiusServerProfile`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetRadiusServerProfileTemplateV::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetRadiusServerProfileTemplateV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRadiusServerProfileTemplateV1).
     #[doc(alias = "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "GET /templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "getRadiusServerProfileTemplateV1")]
-    pub fn get_radius_server_profile_template_v(
+    pub fn get_radius_server_profile_template_v1(
         &self,
         radius_server_profile_template_id: &str,
-    ) -> GetRadiusServerProfileTemplateV<'a> {
+    ) -> GetRadiusServerProfileTemplateV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_RADIUS_SERVER_PROFILE_TEMPLATE_V,
+            &GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
             &[radius_server_profile_template_id],
         );
-        GetRadiusServerProfileTemplateV {
+        GetRadiusServerProfileTemplateV1 {
             req,
         }
     }
-    /// Update radius server profile template v.
+    /// Update radius server profile template v1.
     ///
     /// Replaces `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` (drafted from the official description).
     ///
@@ -429,24 +429,24 @@ impl<'a> WifiTemplatesClient<'a> {
     /// - Path parameter `radiusServerProfileTemplateId`: string
     /// - Request body (json, required): `RadiusServerProfile`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateRadiusServerProfileTemplateV::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateRadiusServerProfileTemplateV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRadiusServerProfileTemplateV1).
     #[doc(alias = "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "PUT /templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "updateRadiusServerProfileTemplateV1")]
-    pub fn update_radius_server_profile_template_v(
+    pub fn update_radius_server_profile_template_v1(
         &self,
         radius_server_profile_template_id: &str,
         body: &super::common::RadiusServerProfile,
-    ) -> UpdateRadiusServerProfileTemplateV<'a> {
+    ) -> UpdateRadiusServerProfileTemplateV1<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V,
+            &UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
             &[radius_server_profile_template_id],
         );
         req.json(body);
-        UpdateRadiusServerProfileTemplateV {
+        UpdateRadiusServerProfileTemplateV1 {
             req,
         }
     }
@@ -1891,8 +1891,8 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_radius_server_profile_templates_v",
+static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_radius_server_profile_templates_v2",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/radiusServerProfiles/query",
     api: &super::API,
@@ -1913,12 +1913,12 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V: ruckus_one_runtime::Operation = ru
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_radius_server_profile_templates_v`; the first is the default.
+/// Representations offered by `get_radius_server_profile_templates_v2`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileTemplatesVVersion {
+pub enum GetRadiusServerProfileTemplatesV2Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -1927,21 +1927,21 @@ pub enum GetRadiusServerProfileTemplatesVVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::get_radius_server_profile_templates_v` (Get radius server profile templates v).
+/// Request builder for `WifiTemplatesClient::get_radius_server_profile_templates_v2` (Get radius server profile templates v2).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetRadiusServerProfileTemplatesV<'a> {
+pub struct GetRadiusServerProfileTemplatesV2<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetRadiusServerProfileTemplatesV<'a> {
+impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetRadiusServerProfileTemplatesVVersion) -> Self {
+    pub fn version(mut self, version: GetRadiusServerProfileTemplatesV2Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2642,8 +2642,8 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "add_radius_server_profile_template_v",
+static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_radius_server_profile_template_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/radiusServerProfiles",
     api: &super::API,
@@ -2660,33 +2660,33 @@ static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruc
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `add_radius_server_profile_template_v`; the first is the default.
+/// Representations offered by `add_radius_server_profile_template_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum AddRadiusServerProfileTemplateVVersion {
+pub enum AddRadiusServerProfileTemplateV1Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::add_radius_server_profile_template_v` (Add radius server profile template v).
+/// Request builder for `WifiTemplatesClient::add_radius_server_profile_template_v1` (Add radius server profile template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddRadiusServerProfileTemplateV<'a> {
+pub struct AddRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> AddRadiusServerProfileTemplateV<'a> {
+impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: AddRadiusServerProfileTemplateVVersion) -> Self {
+    pub fn version(mut self, version: AddRadiusServerProfileTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2749,8 +2749,8 @@ impl<'a> AddRadiusServerProfileTemplateV<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_radius_server_profile_template_v",
+static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_radius_server_profile_template_v1",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
@@ -2767,26 +2767,26 @@ static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = 
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `delete_radius_server_profile_template_v`; the first is the default.
+/// Representations offered by `delete_radius_server_profile_template_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum DeleteRadiusServerProfileTemplateVVersion {
+pub enum DeleteRadiusServerProfileTemplateV1Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::delete_radius_server_profile_template_v` (Delete radius server profile template v).
+/// Request builder for `WifiTemplatesClient::delete_radius_server_profile_template_v1` (Delete radius server profile template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteRadiusServerProfileTemplateV<'a> {
+pub struct DeleteRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DeleteRadiusServerProfileTemplateV<'a> {
+impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -2795,7 +2795,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: DeleteRadiusServerProfileTemplateVVersion,
+        version: DeleteRadiusServerProfileTemplateV1Version,
     ) -> Self {
         self.req.version(version as usize);
         self
@@ -2861,8 +2861,8 @@ impl<'a> DeleteRadiusServerProfileTemplateV<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_radius_server_profile_template_v",
+static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_radius_server_profile_template_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
@@ -2879,33 +2879,33 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruc
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_radius_server_profile_template_v`; the first is the default.
+/// Representations offered by `get_radius_server_profile_template_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileTemplateVVersion {
+pub enum GetRadiusServerProfileTemplateV1Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::get_radius_server_profile_template_v` (Get radius server profile template v).
+/// Request builder for `WifiTemplatesClient::get_radius_server_profile_template_v1` (Get radius server profile template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetRadiusServerProfileTemplateV<'a> {
+pub struct GetRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetRadiusServerProfileTemplateV<'a> {
+impl<'a> GetRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetRadiusServerProfileTemplateVVersion) -> Self {
+    pub fn version(mut self, version: GetRadiusServerProfileTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2939,8 +2939,8 @@ impl<'a> GetRadiusServerProfileTemplateV<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_radius_server_profile_template_v",
+static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_radius_server_profile_template_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
@@ -2957,26 +2957,26 @@ static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = 
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_radius_server_profile_template_v`; the first is the default.
+/// Representations offered by `update_radius_server_profile_template_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateRadiusServerProfileTemplateVVersion {
+pub enum UpdateRadiusServerProfileTemplateV1Version {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::update_radius_server_profile_template_v` (Update radius server profile template v).
+/// Request builder for `WifiTemplatesClient::update_radius_server_profile_template_v1` (Update radius server profile template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateRadiusServerProfileTemplateV<'a> {
+pub struct UpdateRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateRadiusServerProfileTemplateV<'a> {
+impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -2985,7 +2985,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: UpdateRadiusServerProfileTemplateVVersion,
+        version: UpdateRadiusServerProfileTemplateV1Version,
     ) -> Self {
         self.req.version(version as usize);
         self

@@ -13,8 +13,8 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalAccountingRadius {
-    pub primary: Option<ExternalRadiusTupple>,
-    pub secondary: Option<ExternalRadiusTupple>,
+    pub primary: Option<ExternalRadiusTuple>,
+    pub secondary: Option<ExternalRadiusTuple>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -65,12 +65,12 @@ impl ExternalAccountingRadius {
         }
     }
     /// Sets `primary`.
-    pub fn with_primary(mut self, value: impl Into<ExternalRadiusTupple>) -> Self {
+    pub fn with_primary(mut self, value: impl Into<ExternalRadiusTuple>) -> Self {
         self.primary = Some(value.into());
         self
     }
     /// Sets `secondary`.
-    pub fn with_secondary(mut self, value: impl Into<ExternalRadiusTupple>) -> Self {
+    pub fn with_secondary(mut self, value: impl Into<ExternalRadiusTuple>) -> Self {
         self.secondary = Some(value.into());
         self
     }
@@ -83,8 +83,8 @@ impl ExternalAccountingRadius {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalAuthRadius {
-    pub primary: Option<ExternalRadiusTupple>,
-    pub secondary: Option<ExternalRadiusTupple>,
+    pub primary: Option<ExternalRadiusTuple>,
+    pub secondary: Option<ExternalRadiusTuple>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -132,12 +132,12 @@ impl ExternalAuthRadius {
         }
     }
     /// Sets `primary`.
-    pub fn with_primary(mut self, value: impl Into<ExternalRadiusTupple>) -> Self {
+    pub fn with_primary(mut self, value: impl Into<ExternalRadiusTuple>) -> Self {
         self.primary = Some(value.into());
         self
     }
     /// Sets `secondary`.
-    pub fn with_secondary(mut self, value: impl Into<ExternalRadiusTupple>) -> Self {
+    pub fn with_secondary(mut self, value: impl Into<ExternalRadiusTuple>) -> Self {
         self.secondary = Some(value.into());
         self
     }
@@ -149,7 +149,7 @@ impl ExternalAuthRadius {
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
-pub struct ExternalRadiusTupple {
+pub struct ExternalRadiusTuple {
     pub ip: Option<String>,
     pub port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -158,9 +158,9 @@ pub struct ExternalRadiusTupple {
         ruckus_one_runtime::RawJson,
     >,
 }
-impl serde::Serialize for ExternalRadiusTupple {
+impl serde::Serialize for ExternalRadiusTuple {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExternalRadiusTupple, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ExternalRadiusTuple, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("ip", &v.ip);
             w.optional("port", &v.port);
             w.rest(&v.additional_fields);
@@ -170,14 +170,14 @@ impl serde::Serialize for ExternalRadiusTupple {
         w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for ExternalRadiusTupple {
+impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalRadiusTupple, ruckus_one_runtime::object::FieldError> {
-            let value = ExternalRadiusTupple {
+        ) -> Result<ExternalRadiusTuple, ruckus_one_runtime::object::FieldError> {
+            let value = ExternalRadiusTuple {
                 ip: f.optional("ip"),
                 port: f.optional("port"),
                 additional_fields: f.rest(),
@@ -186,10 +186,10 @@ impl<'de> serde::Deserialize<'de> for ExternalRadiusTupple {
             Ok(value)
         }
         let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ExternalRadiusTupple"))
+        fields(&mut f).map_err(|e| e.into_error("ExternalRadiusTuple"))
     }
 }
-impl ExternalRadiusTupple {
+impl ExternalRadiusTuple {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {

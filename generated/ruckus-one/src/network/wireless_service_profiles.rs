@@ -626,7 +626,7 @@ pub enum Hotspot20AuthInfoEapInnerAuth {
     /// `EAP_AKA`
     EapAka,
     /// `EAP_AKAs`
-    EapAkAs,
+    EapAkas,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -638,7 +638,7 @@ impl Hotspot20AuthInfoEapInnerAuth {
             Self::EapSim => "EAP_SIM",
             Self::EapTtls => "EAP_TTLS",
             Self::EapAka => "EAP_AKA",
-            Self::EapAkAs => "EAP_AKAs",
+            Self::EapAkas => "EAP_AKAs",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -650,7 +650,7 @@ impl From<&str> for Hotspot20AuthInfoEapInnerAuth {
             "EAP_SIM" => Self::EapSim,
             "EAP_TTLS" => Self::EapTtls,
             "EAP_AKA" => Self::EapAka,
-            "EAP_AKAs" => Self::EapAkAs,
+            "EAP_AKAs" => Self::EapAkas,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -987,7 +987,7 @@ pub enum Hotspot20EapMethod {
     /// `MSCHAP_V2`
     MschapV2,
     /// `AKAs`
-    AkAs,
+    Akas,
     /// `Reserved`
     Reserved,
     /// A value this version of the client does not know; kept as received.
@@ -1005,7 +1005,7 @@ impl Hotspot20EapMethod {
             Self::Aka => "AKA",
             Self::Peap => "PEAP",
             Self::MschapV2 => "MSCHAP_V2",
-            Self::AkAs => "AKAs",
+            Self::Akas => "AKAs",
             Self::Reserved => "Reserved",
             Self::Unknown(v) => v.as_str(),
         }
@@ -1022,7 +1022,7 @@ impl From<&str> for Hotspot20EapMethod {
             "AKA" => Self::Aka,
             "PEAP" => Self::Peap,
             "MSCHAP_V2" => Self::MschapV2,
-            "AKAs" => Self::AkAs,
+            "AKAs" => Self::Akas,
             "Reserved" => Self::Reserved,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
@@ -1231,7 +1231,7 @@ pub struct Hotspot20IdentityProvider {
     /// Max_items: 16; min_items: 0.
     pub plmns: Option<Vec<Hotspot20Plmn>>,
     /// Max_items: 12; min_items: 0.
-    pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortium>>,
+    pub roam_consortium_ois: Option<Vec<Hotspot20RoamConsortium>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
     pub accounting_radius_id: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_hotspot20_identity_provider/01.json).
@@ -1255,7 +1255,7 @@ impl serde::Serialize for Hotspot20IdentityProvider {
             w.field("naiRealms", &v.nai_realms);
             w.field("name", &v.name);
             w.optional("plmns", &v.plmns);
-            w.optional("roamConsortiumOIs", &v.roam_consortium_o_is);
+            w.optional("roamConsortiumOIs", &v.roam_consortium_ois);
             w.optional("accountingRadiusId", &v.accounting_radius_id);
             w.optional("authRadiusId", &v.auth_radius_id);
             w.optional("dynamicVlan", &v.dynamic_vlan);
@@ -1279,7 +1279,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
                 nai_realms: f.required("naiRealms")?,
                 name: f.required("name")?,
                 plmns: f.optional("plmns"),
-                roam_consortium_o_is: f.optional("roamConsortiumOIs"),
+                roam_consortium_ois: f.optional("roamConsortiumOIs"),
                 accounting_radius_id: f.optional("accountingRadiusId"),
                 auth_radius_id: f.optional("authRadiusId"),
                 dynamic_vlan: f.optional("dynamicVlan"),
@@ -1301,7 +1301,7 @@ impl Hotspot20IdentityProvider {
             nai_realms,
             name,
             plmns: None,
-            roam_consortium_o_is: None,
+            roam_consortium_ois: None,
             accounting_radius_id: None,
             auth_radius_id: None,
             dynamic_vlan: None,
@@ -1324,11 +1324,11 @@ impl Hotspot20IdentityProvider {
         self
     }
     /// Sets `roamConsortiumOIs`.
-    pub fn with_roam_consortium_o_is(
+    pub fn with_roam_consortium_ois(
         mut self,
         value: impl Into<Vec<Hotspot20RoamConsortium>>,
     ) -> Self {
-        self.roam_consortium_o_is = Some(value.into());
+        self.roam_consortium_ois = Some(value.into());
         self
     }
     /// Sets `accountingRadiusId`.
@@ -1359,7 +1359,7 @@ pub struct Hotspot20IdentityProviderQueryData {
     pub name: Option<String>,
     pub nai_realms: Option<Vec<ViewmodelHotspot20NaiRealm>>,
     pub plmns: Option<Vec<ViewmodelHotspot20Plmn>>,
-    pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortiumOi>>,
+    pub roam_consortium_ois: Option<Vec<Hotspot20RoamConsortiumOi>>,
     pub auth_radius_id: Option<String>,
     pub accounting_radius_id: Option<String>,
     pub wifi_network_ids: Option<Vec<String>>,
@@ -1383,7 +1383,7 @@ impl serde::Serialize for Hotspot20IdentityProviderQueryData {
             w.optional("name", &v.name);
             w.optional("naiRealms", &v.nai_realms);
             w.optional("plmns", &v.plmns);
-            w.optional("roamConsortiumOIs", &v.roam_consortium_o_is);
+            w.optional("roamConsortiumOIs", &v.roam_consortium_ois);
             w.optional("authRadiusId", &v.auth_radius_id);
             w.optional("accountingRadiusId", &v.accounting_radius_id);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
@@ -1411,7 +1411,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
                 name: f.optional("name"),
                 nai_realms: f.optional("naiRealms"),
                 plmns: f.optional("plmns"),
-                roam_consortium_o_is: f.optional("roamConsortiumOIs"),
+                roam_consortium_ois: f.optional("roamConsortiumOIs"),
                 auth_radius_id: f.optional("authRadiusId"),
                 accounting_radius_id: f.optional("accountingRadiusId"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
@@ -1434,7 +1434,7 @@ impl Hotspot20IdentityProviderQueryData {
             name: None,
             nai_realms: None,
             plmns: None,
-            roam_consortium_o_is: None,
+            roam_consortium_ois: None,
             auth_radius_id: None,
             accounting_radius_id: None,
             wifi_network_ids: None,
@@ -1467,11 +1467,11 @@ impl Hotspot20IdentityProviderQueryData {
         self
     }
     /// Sets `roamConsortiumOIs`.
-    pub fn with_roam_consortium_o_is(
+    pub fn with_roam_consortium_ois(
         mut self,
         value: impl Into<Vec<Hotspot20RoamConsortiumOi>>,
     ) -> Self {
-        self.roam_consortium_o_is = Some(value.into());
+        self.roam_consortium_ois = Some(value.into());
         self
     }
     /// Sets `authRadiusId`.

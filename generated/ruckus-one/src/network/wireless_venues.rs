@@ -2912,7 +2912,7 @@ impl<'a> WirelessVenuesClient<'a> {
         req.json(body);
         CreateVenueFloorPlan { req }
     }
-    /// Get venue rogue a ps.
+    /// Get venue rogue aps.
     ///
     /// Queries `/venues/{venueId}/rogueAps/query` (drafted from the official description).
     ///
@@ -2921,24 +2921,24 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseRogueAp`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueRogueAPs::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueRogueAps::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueRogueAPs).
     #[doc(alias = "/venues/{venueId}/rogueAps/query")]
     #[doc(alias = "POST /venues/{venueId}/rogueAps/query")]
     #[doc(alias = "getVenueRogueAPs")]
-    pub fn get_venue_rogue_a_ps(
+    pub fn get_venue_rogue_aps(
         &self,
         venue_id: &str,
         body: &super::common::DynamicQueryPayload,
-    ) -> GetVenueRogueAPs<'a> {
+    ) -> GetVenueRogueAps<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_VENUE_ROGUE_A_PS,
+            &GET_VENUE_ROGUE_APS,
             &[venue_id],
         );
         req.json(body);
-        GetVenueRogueAPs { req }
+        GetVenueRogueAps { req }
     }
 }
 static CREATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4458,8 +4458,8 @@ impl<'a> CreateVenueFloorPlan<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_ROGUE_A_PS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_venue_rogue_a_ps",
+static GET_VENUE_ROGUE_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_rogue_aps",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/rogueAps/query",
     api: &super::API,
@@ -4476,33 +4476,33 @@ static GET_VENUE_ROGUE_A_PS: ruckus_one_runtime::Operation = ruckus_one_runtime:
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_venue_rogue_a_ps`; the first is the default.
+/// Representations offered by `get_venue_rogue_aps`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetVenueRogueAPsVersion {
+pub enum GetVenueRogueApsVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `WirelessVenuesClient::get_venue_rogue_a_ps` (Get venue rogue a ps).
+/// Request builder for `WirelessVenuesClient::get_venue_rogue_aps` (Get venue rogue aps).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueRogueAPs<'a> {
+pub struct GetVenueRogueAps<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetVenueRogueAPs<'a> {
+impl<'a> GetVenueRogueAps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetVenueRogueAPsVersion) -> Self {
+    pub fn version(mut self, version: GetVenueRogueApsVersion) -> Self {
         self.req.version(version as usize);
         self
     }

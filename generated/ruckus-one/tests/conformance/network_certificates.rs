@@ -1652,15 +1652,15 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .download_cert_p(
+            .download_cert_p12(
                 "templateId 1/x",
                 "certId 1/x",
                 &<ruckus_one::network::certificates::CertDownloadRequest as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("download_cert_p");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_p");
+            .expect("download_cert_p12");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_p12");
     }
     {
         let expect = Expect {
@@ -1715,14 +1715,14 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .download_ca_p(
+            .download_ca_p12(
                 "caId 1/x",
                 &<ruckus_one::network::certificates::CertDownloadRequest as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("download_ca_p");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_p");
+            .expect("download_ca_p12");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_p12");
     }
     {
         let expect = Expect {
@@ -2086,11 +2086,11 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .download_cert_chain_in_pkcs("templateId 1/x", "certId 1/x")
+            .download_cert_chain_in_pkcs7("templateId 1/x", "certId 1/x")
             .send()
             .await
-            .expect("download_cert_chain_in_pkcs");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_chain_in_pkcs");
+            .expect("download_cert_chain_in_pkcs7");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_chain_in_pkcs7");
     }
     {
         let expect = Expect {
@@ -2108,10 +2108,10 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .download_ca_chain_pkcs("caId 1/x")
+            .download_ca_chain_pkcs7("caId 1/x")
             .send()
             .await
-            .expect("download_ca_chain_pkcs");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_chain_pkcs");
+            .expect("download_ca_chain_pkcs7");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_chain_pkcs7");
     }
 }

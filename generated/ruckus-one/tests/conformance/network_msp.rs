@@ -851,16 +851,16 @@ async fn network_msp() {
         let out = client
             .network()
             .msp()
-            .get_msp_e_cs(
+            .get_msp_ecs(
                 &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("get_msp_e_cs");
-        support::same_json(&out, &expect, "get_msp_e_cs");
+            .expect("get_msp_ecs");
+        support::same_json(&out, &expect, "get_msp_ecs");
         assert_eq!(
             out, < ruckus_one::network::msp::QueryResponseMspEc as support::Sample >
-            ::sample(), "get_msp_e_cs: decoded value differs from the sample"
+            ::sample(), "get_msp_ecs: decoded value differs from the sample"
         );
     }
     {

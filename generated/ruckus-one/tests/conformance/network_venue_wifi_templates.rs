@@ -644,15 +644,15 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .get_venue_template_ap_mesh_settings_v("venueId 1/x")
+            .get_venue_template_ap_mesh_settings_v1("venueId 1/x")
             .send()
             .await
-            .expect("get_venue_template_ap_mesh_settings_v");
-        support::same_json(&out, &expect, "get_venue_template_ap_mesh_settings_v");
+            .expect("get_venue_template_ap_mesh_settings_v1");
+        support::same_json(&out, &expect, "get_venue_template_ap_mesh_settings_v1");
         assert_eq!(
             out, < ruckus_one::network::common::VenueApMeshSettings as support::Sample >
             ::sample(),
-            "get_venue_template_ap_mesh_settings_v: decoded value differs from the sample"
+            "get_venue_template_ap_mesh_settings_v1: decoded value differs from the sample"
         );
     }
     {
@@ -675,19 +675,19 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .update_venue_template_ap_mesh_settings_v(
+            .update_venue_template_ap_mesh_settings_v1(
                 "venueId 1/x",
                 &<ruckus_one::network::common::VenueApMeshSettings as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_venue_template_ap_mesh_settings_v")
+            .expect("update_venue_template_ap_mesh_settings_v1")
             .into_inner();
-        support::same_json(&out, &expect, "update_venue_template_ap_mesh_settings_v");
+        support::same_json(&out, &expect, "update_venue_template_ap_mesh_settings_v1");
         assert_eq!(
             out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
             support::Sample > ::sample(),
-            "update_venue_template_ap_mesh_settings_v: decoded value differs from the sample"
+            "update_venue_template_ap_mesh_settings_v1: decoded value differs from the sample"
         );
     }
     {
@@ -1090,15 +1090,15 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .get_venue_template_ap_radio_settings_v("venueId 1/x")
+            .get_venue_template_ap_radio_settings_v1("venueId 1/x")
             .send()
             .await
-            .expect("get_venue_template_ap_radio_settings_v");
-        support::same_json(&out, &expect, "get_venue_template_ap_radio_settings_v");
+            .expect("get_venue_template_ap_radio_settings_v1");
+        support::same_json(&out, &expect, "get_venue_template_ap_radio_settings_v1");
         assert_eq!(
             out, < ruckus_one::network::common::VenueApRadioSettings as support::Sample >
             ::sample(),
-            "get_venue_template_ap_radio_settings_v: decoded value differs from the sample"
+            "get_venue_template_ap_radio_settings_v1: decoded value differs from the sample"
         );
     }
     {
@@ -1121,19 +1121,19 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .update_venue_template_ap_radio_settings_v(
+            .update_venue_template_ap_radio_settings_v1(
                 "venueId 1/x",
                 &<ruckus_one::network::common::VenueApRadioSettings as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_venue_template_ap_radio_settings_v")
+            .expect("update_venue_template_ap_radio_settings_v1")
             .into_inner();
-        support::same_json(&out, &expect, "update_venue_template_ap_radio_settings_v");
+        support::same_json(&out, &expect, "update_venue_template_ap_radio_settings_v1");
         assert_eq!(
             out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
             support::Sample > ::sample(),
-            "update_venue_template_ap_radio_settings_v: decoded value differs from the sample"
+            "update_venue_template_ap_radio_settings_v1: decoded value differs from the sample"
         );
     }
     {
@@ -1362,19 +1362,19 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .get_wifi_available_channels_of_venue_template_v("venueId 1/x")
+            .get_wifi_available_channels_of_venue_template_v1("venueId 1/x")
             .send()
             .await
-            .expect("get_wifi_available_channels_of_venue_template_v");
+            .expect("get_wifi_available_channels_of_venue_template_v1");
         support::same_json(
             &out,
             &expect,
-            "get_wifi_available_channels_of_venue_template_v",
+            "get_wifi_available_channels_of_venue_template_v1",
         );
         assert_eq!(
             out, < ruckus_one::network::common::WifiAvailableChannels as support::Sample
             > ::sample(),
-            "get_wifi_available_channels_of_venue_template_v: decoded value differs from the sample"
+            "get_wifi_available_channels_of_venue_template_v1: decoded value differs from the sample"
         );
     }
     {

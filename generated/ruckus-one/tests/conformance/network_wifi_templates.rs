@@ -163,17 +163,17 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .get_radius_server_profile_templates_v(
+            .get_radius_server_profile_templates_v2(
                 &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("get_radius_server_profile_templates_v");
-        support::same_json(&out, &expect, "get_radius_server_profile_templates_v");
+            .expect("get_radius_server_profile_templates_v2");
+        support::same_json(&out, &expect, "get_radius_server_profile_templates_v2");
         assert_eq!(
             out, < ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData
             as support::Sample > ::sample(),
-            "get_radius_server_profile_templates_v: decoded value differs from the sample"
+            "get_radius_server_profile_templates_v2: decoded value differs from the sample"
         );
     }
     {
@@ -397,18 +397,18 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .add_radius_server_profile_template_v(
+            .add_radius_server_profile_template_v1(
                 &<ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("add_radius_server_profile_template_v")
+            .expect("add_radius_server_profile_template_v1")
             .into_inner();
-        support::same_json(&out, &expect, "add_radius_server_profile_template_v");
+        support::same_json(&out, &expect, "add_radius_server_profile_template_v1");
         assert_eq!(
             out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
-            "add_radius_server_profile_template_v: decoded value differs from the sample"
+            "add_radius_server_profile_template_v1: decoded value differs from the sample"
         );
     }
     {
@@ -429,16 +429,18 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .delete_radius_server_profile_template_v("radiusServerProfileTemplateId 1/x")
+            .delete_radius_server_profile_template_v1(
+                "radiusServerProfileTemplateId 1/x",
+            )
             .send()
             .await
-            .expect("delete_radius_server_profile_template_v")
+            .expect("delete_radius_server_profile_template_v1")
             .into_inner();
-        support::same_json(&out, &expect, "delete_radius_server_profile_template_v");
+        support::same_json(&out, &expect, "delete_radius_server_profile_template_v1");
         assert_eq!(
             out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
             support::Sample > ::sample(),
-            "delete_radius_server_profile_template_v: decoded value differs from the sample"
+            "delete_radius_server_profile_template_v1: decoded value differs from the sample"
         );
     }
     {
@@ -459,15 +461,15 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .get_radius_server_profile_template_v("radiusServerProfileTemplateId 1/x")
+            .get_radius_server_profile_template_v1("radiusServerProfileTemplateId 1/x")
             .send()
             .await
-            .expect("get_radius_server_profile_template_v");
-        support::same_json(&out, &expect, "get_radius_server_profile_template_v");
+            .expect("get_radius_server_profile_template_v1");
+        support::same_json(&out, &expect, "get_radius_server_profile_template_v1");
         assert_eq!(
             out, < ruckus_one::network::common::RadiusServerProfile as support::Sample >
             ::sample(),
-            "get_radius_server_profile_template_v: decoded value differs from the sample"
+            "get_radius_server_profile_template_v1: decoded value differs from the sample"
         );
     }
     {
@@ -490,19 +492,19 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .update_radius_server_profile_template_v(
+            .update_radius_server_profile_template_v1(
                 "radiusServerProfileTemplateId 1/x",
                 &<ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_radius_server_profile_template_v")
+            .expect("update_radius_server_profile_template_v1")
             .into_inner();
-        support::same_json(&out, &expect, "update_radius_server_profile_template_v");
+        support::same_json(&out, &expect, "update_radius_server_profile_template_v1");
         assert_eq!(
             out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
             support::Sample > ::sample(),
-            "update_radius_server_profile_template_v: decoded value differs from the sample"
+            "update_radius_server_profile_template_v1: decoded value differs from the sample"
         );
     }
     {

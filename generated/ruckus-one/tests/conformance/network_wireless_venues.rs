@@ -569,18 +569,18 @@ async fn network_wireless_venues() {
         let out = client
             .network()
             .wireless_venues()
-            .get_venue_rogue_a_ps(
+            .get_venue_rogue_aps(
                 "venueId 1/x",
                 &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("get_venue_rogue_a_ps");
-        support::same_json(&out, &expect, "get_venue_rogue_a_ps");
+            .expect("get_venue_rogue_aps");
+        support::same_json(&out, &expect, "get_venue_rogue_aps");
         assert_eq!(
             out, < ruckus_one::network::wireless_venues::QueryResponseRogueAp as
             support::Sample > ::sample(),
-            "get_venue_rogue_a_ps: decoded value differs from the sample"
+            "get_venue_rogue_aps: decoded value differs from the sample"
         );
     }
 }

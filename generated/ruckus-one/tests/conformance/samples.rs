@@ -364,7 +364,7 @@ impl support::Sample for ruckus_one::analytics::licenses::License {
                         support::Sample > ::sample()
                     ],
                 )
-                .with_orphaned_a_ps(
+                .with_orphaned_aps(
                     vec![
                         < ruckus_one::analytics::licenses::OrphanedAp as support::Sample
                         > ::sample()
@@ -12940,8 +12940,8 @@ impl support::Sample for ruckus_one::network::tenants::AdminView {
                 .with_name("sample".to_owned())
                 .with_last_name("sample".to_owned())
                 .with_phone_number("sample".to_owned())
-                .with_delegate_to_all_e_cs(true)
-                .with_delegated_e_cs(vec!["sample".to_owned()])
+                .with_delegate_to_all_ecs(true)
+                .with_delegated_ecs(vec!["sample".to_owned()])
                 .with_detail_level(
                     <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample(),
                 )
@@ -17307,8 +17307,8 @@ impl support::Sample for ruckus_one::network::common::UpLink {
                 .with_venue_name("sample".to_owned())
                 .with_ap_group_id("sample".to_owned())
                 .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_group24g_id("sample".to_owned())
+                .with_wlan_group5g_id("sample".to_owned())
                 .with_wlan_groups(
                     vec![
                         < ruckus_one::network::common::WlanGroup as support::Sample >
@@ -17515,8 +17515,8 @@ impl support::Sample for ruckus_one::network::common::ViewmodelDevice {
                 .with_venue_name("sample".to_owned())
                 .with_ap_group_id("sample".to_owned())
                 .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_group24g_id("sample".to_owned())
+                .with_wlan_group5g_id("sample".to_owned())
                 .with_wlan_groups(
                     vec![
                         < ruckus_one::network::common::WlanGroup as support::Sample >
@@ -17727,8 +17727,8 @@ impl support::Sample for ruckus_one::network::common::DownLink {
                 .with_venue_name("sample".to_owned())
                 .with_ap_group_id("sample".to_owned())
                 .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_group24g_id("sample".to_owned())
+                .with_wlan_group5g_id("sample".to_owned())
                 .with_wlan_groups(
                     vec![
                         < ruckus_one::network::common::WlanGroup as support::Sample >
@@ -17951,8 +17951,8 @@ impl support::Sample for ruckus_one::network::msp::MspInventoryDevice {
                 .with_venue_name("sample".to_owned())
                 .with_ap_group_id("sample".to_owned())
                 .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_group24g_id("sample".to_owned())
+                .with_wlan_group5g_id("sample".to_owned())
                 .with_config_status("sample".to_owned())
                 .with_connection_status("sample".to_owned())
                 .with_device_status("sample".to_owned())
@@ -18412,9 +18412,9 @@ impl support::Sample for ruckus_one::network::common::MultiLinkOperationOptions 
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_enable6_g(true);
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_enable6g(true);
             value
                 .additional_fields
                 .insert(
@@ -18773,9 +18773,9 @@ impl support::Sample for ruckus_one::network::common::WifiWlanAdvancedCustomizat
                 .with_enable_gtk_rekey(true)
                 .with_enable_join_rssi_threshold(true)
                 .with_enable_multicast_downlink_rate_limiting(true)
-                .with_enable_multicast_downlink_rate_limiting6_g(true)
+                .with_enable_multicast_downlink_rate_limiting6g(true)
                 .with_enable_multicast_uplink_rate_limiting(true)
-                .with_enable_multicast_uplink_rate_limiting6_g(true)
+                .with_enable_multicast_uplink_rate_limiting6g(true)
                 .with_enable_neighbor_report(true)
                 .with_enable_optimized_connectivity_experience(true)
                 .with_enable_syslog(true)
@@ -19536,7 +19536,7 @@ for ruckus_one::network::wireless_networks::RecoveryPassphraseSettings {
 }
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::ExternalRadiusTupple {
+impl support::Sample for ruckus_one::network::wireless_networks::ExternalRadiusTuple {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -19567,10 +19567,10 @@ for ruckus_one::network::wireless_networks::ExternalAccountingRadius {
         {
             let mut value = Self::new()
                 .with_primary(
-                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample(),
                 )
                 .with_secondary(
-                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -19585,11 +19585,11 @@ for ruckus_one::network::wireless_networks::ExternalAccountingRadius {
         support::object([
             (
                 "primary",
-                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample_json(),
             ),
             (
                 "secondary",
-                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -19602,10 +19602,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::ExternalAuthRad
         {
             let mut value = Self::new()
                 .with_primary(
-                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample(),
                 )
                 .with_secondary(
-                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -19620,11 +19620,11 @@ impl support::Sample for ruckus_one::network::wireless_networks::ExternalAuthRad
         support::object([
             (
                 "primary",
-                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample_json(),
             ),
             (
                 "secondary",
-                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::ExternalRadiusTuple as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -20732,9 +20732,9 @@ impl support::Sample for ruckus_one::network::guest_users::ClientV1 {
                 .with_rx_bytes(1)
                 .with_rx_packets(1)
                 .with_tx_packets(1)
-                .with_snr_d_b(1)
-                .with_receive_signal_strength_d_bm(1)
-                .with_noise_floor_d_bm(1)
+                .with_snr_db(1)
+                .with_receive_signal_strength_dbm(1)
+                .with_noise_floor_dbm(1)
                 .with_radio_channel(1)
                 .with_tx_drop_data_packet(1)
                 .with_switch_name("sample".to_owned())
@@ -25082,7 +25082,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProvider {
                         as support::Sample > ::sample()
                     ],
                 )
-                .with_roam_consortium_o_is(
+                .with_roam_consortium_ois(
                     vec![
                         <
                         ruckus_one::network::wireless_service_profiles::Hotspot20RoamConsortium
@@ -25289,7 +25289,7 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProviderQue
                         as support::Sample > ::sample()
                     ],
                 )
-                .with_roam_consortium_o_is(
+                .with_roam_consortium_ois(
                     vec![
                         <
                         ruckus_one::network::wireless_service_profiles::Hotspot20RoamConsortiumOi
@@ -32114,10 +32114,10 @@ for ruckus_one::network::common::VenueApModelExternalAntennaSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_gain24_g(1)
-                .with_gain50_g(1)
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_gain24g(1)
+                .with_gain50g(1)
                 .with_model("sample".to_owned());
             value
                 .additional_fields
@@ -32211,10 +32211,10 @@ impl support::Sample for ruckus_one::network::common::ExternalAntenna {
         {
             let mut value = Self::new()
                 .with_coupled(true)
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_gain24_g(1)
-                .with_gain50_g(1)
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_gain24g(1)
+                .with_gain50g(1)
                 .with_support_disable(true);
             value
                 .additional_fields
@@ -32319,7 +32319,7 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesApModel {
                 .with_external_antenna(
                     <ruckus_one::network::common::ExternalAntenna as support::Sample>::sample(),
                 )
-                .with_has160_m_hz_channel_bandwidth(true)
+                .with_has160mhz_channel_bandwidth(true)
                 .with_is_outdoor(true)
                 .with_lan_port_picture_download_url("sample".to_owned())
                 .with_lan_ports(
@@ -32333,9 +32333,9 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesApModel {
                 .with_lldp_enable(true)
                 .with_lldp_hold_time(1)
                 .with_lldp_mgmt_enable(true)
-                .with_max_channelization24_g(1)
-                .with_max_channelization5_g(1)
-                .with_max_channelization6_g(1)
+                .with_max_channelization24g(1)
+                .with_max_channelization5g(1)
+                .with_max_channelization6g(1)
                 .with_model("sample".to_owned())
                 .with_picture_download_url("sample".to_owned())
                 .with_poe_mode_capabilities(vec!["sample".to_owned()])
@@ -32898,8 +32898,8 @@ impl support::Sample for ruckus_one::network::common::LteBandLockChannel {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_band3_g(vec!["sample".to_owned()])
-                .with_band4_g(vec!["sample".to_owned()])
+                .with_band3g(vec!["sample".to_owned()])
+                .with_band4g(vec!["sample".to_owned()])
                 .with_region(
                     <ruckus_one::network::common::LteBandLockChannelRegion as support::Sample>::sample(),
                 );
@@ -33067,14 +33067,14 @@ for ruckus_one::network::common::VenueApClientAdmissionControlSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_max_radio_load24_g(1)
-                .with_max_radio_load50_g(1)
-                .with_min_client_count24_g(1)
-                .with_min_client_count50_g(1)
-                .with_min_client_throughput24_g(1)
-                .with_min_client_throughput50_g(1);
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_max_radio_load24g(1)
+                .with_max_radio_load50g(1)
+                .with_min_client_count24g(1)
+                .with_min_client_count50g(1)
+                .with_min_client_throughput24g(1)
+                .with_min_client_throughput50g(1);
             value
                 .additional_fields
                 .insert(
@@ -33197,7 +33197,7 @@ impl support::Sample for ruckus_one::network::common::VenueApLoadBalancingSettin
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_band_balancing_client_percent24_g(1)
+                .with_band_balancing_client_percent24g(1)
                 .with_band_balancing_enabled(true)
                 .with_enabled(true)
                 .with_load_balancing_method(
@@ -33566,8 +33566,7 @@ for ruckus_one::network::common::VenueApMulticastDnsFencingSettings {
         feature = "network-wireless-aps"
     )
 )]
-impl support::Sample
-for ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels {
+impl support::Sample for ruckus_one::network::common::Channel24GHz {
     fn sample() -> Self {
         Self::from("1")
     }
@@ -33638,9 +33637,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings 
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -33669,9 +33667,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings 
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -33703,8 +33700,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings 
         feature = "network-wireless-aps"
     )
 )]
-impl support::Sample
-for ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels {
+impl support::Sample for ruckus_one::network::common::Channel5GHz {
     fn sample() -> Self {
         Self::from("36")
     }
@@ -33740,16 +33736,14 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
             let mut value = Self::new()
                 .with_allowed_indoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -33779,9 +33773,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
                 "allowedIndoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -33789,9 +33782,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
                 "allowedOutdoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -33824,8 +33816,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
         feature = "network-wireless-aps"
     )
 )]
-impl support::Sample
-for ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels {
+impl support::Sample for ruckus_one::network::common::Channel6GHz {
     fn sample() -> Self {
         Self::from("1")
     }
@@ -33921,26 +33912,23 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_indoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_bss_min_rate6_g(
+                .with_bss_min_rate6g(
                     <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample(),
                 )
                 .with_change_interval(1)
@@ -33953,7 +33941,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 .with_method(
                     <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
-                .with_mgmt_tx_rate6_g(
+                .with_mgmt_tx_rate6g(
                     <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
@@ -33980,9 +33968,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -33990,9 +33977,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 "allowedIndoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34000,9 +33986,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 "allowedOutdoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34052,16 +34037,14 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSetti
             let mut value = Self::new()
                 .with_allowed_indoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -34090,9 +34073,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSetti
                 "allowedIndoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34100,9 +34082,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSetti
                 "allowedOutdoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34135,16 +34116,14 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSetti
             let mut value = Self::new()
                 .with_allowed_indoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -34173,9 +34152,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSetti
                 "allowedIndoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34183,9 +34161,8 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSetti
                 "allowedOutdoorChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34217,12 +34194,12 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioDual5GHzSettin
         {
             let mut value = Self::new()
                 .with_enabled(true)
-                .with_inherit_params_lower5_g(true)
-                .with_inherit_params_upper5_g(true)
-                .with_radio_params_lower5_g(
+                .with_inherit_params_lower5g(true)
+                .with_inherit_params_upper5g(true)
+                .with_radio_params_lower5g(
                     <ruckus_one::network::common::VenueApRadioLower5GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params_upper5_g(
+                .with_radio_params_upper5g(
                     <ruckus_one::network::common::VenueApRadioUpper5GHzSettings as support::Sample>::sample(),
                 );
             value
@@ -34260,16 +34237,16 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_radio_params24_g(
+                .with_radio_params24g(
                     <ruckus_one::network::common::VenueApRadio24GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params50_g(
+                .with_radio_params50g(
                     <ruckus_one::network::common::VenueApRadio5GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params6_g(
+                .with_radio_params6g(
                     <ruckus_one::network::common::VenueApRadio6GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params_dual5_g(
+                .with_radio_params_dual5g(
                     <ruckus_one::network::common::VenueApRadioDual5GHzSettings as support::Sample>::sample(),
                 );
             value
@@ -34312,12 +34289,11 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_bss_min_rate6_g(
+                .with_bss_min_rate6g(
                     <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample(),
                 )
                 .with_change_interval(1)
@@ -34330,7 +34306,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
                 .with_method(
                     <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
-                .with_mgmt_tx_rate6_g(
+                .with_mgmt_tx_rate6g(
                     <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
@@ -34357,9 +34333,8 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -34404,16 +34379,16 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_radio_params24_g(
+                .with_radio_params24g(
                     <ruckus_one::network::common::VenueApRadio24GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params50_g(
+                .with_radio_params50g(
                     <ruckus_one::network::common::VenueApRadio5GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params6_g(
+                .with_radio_params6g(
                     <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 as support::Sample>::sample(),
                 )
-                .with_radio_params_dual5_g(
+                .with_radio_params_dual5g(
                     <ruckus_one::network::common::VenueApRadioDual5GHzSettings as support::Sample>::sample(),
                 );
             value
@@ -35185,14 +35160,14 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApClientAdmissionCon
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_max_radio_load24_g(1)
-                .with_max_radio_load50_g(1)
-                .with_min_client_count24_g(1)
-                .with_min_client_count50_g(1)
-                .with_min_client_throughput24_g(1)
-                .with_min_client_throughput50_g(1)
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_max_radio_load24g(1)
+                .with_max_radio_load50g(1)
+                .with_min_client_count24g(1)
+                .with_min_client_count50g(1)
+                .with_min_client_throughput24g(1)
+                .with_min_client_throughput50g(1)
                 .with_use_venue_settings(true);
             value
                 .additional_fields
@@ -35934,8 +35909,8 @@ impl support::Sample for ruckus_one::network::wireless_aps::VenueApAvailableLteB
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_band3_g(vec!["sample".to_owned()])
-                .with_band4_g(vec!["sample".to_owned()])
+                .with_band3g(vec!["sample".to_owned()])
+                .with_band4g(vec!["sample".to_owned()])
                 .with_country_codes(vec!["sample".to_owned()])
                 .with_region(
                     <ruckus_one::network::common::LteBandLockChannelRegion as support::Sample>::sample(),
@@ -36168,25 +36143,22 @@ impl support::Sample for ruckus_one::network::common::Channels24G {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -36204,9 +36176,8 @@ impl support::Sample for ruckus_one::network::common::Channels24G {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36214,9 +36185,8 @@ impl support::Sample for ruckus_one::network::common::Channels24G {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36224,9 +36194,8 @@ impl support::Sample for ruckus_one::network::common::Channels24G {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36247,39 +36216,34 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_160m_hz(
+                .with_n_160mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_80m_hz(
+                .with_n_80mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -36297,9 +36261,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36307,9 +36270,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36317,9 +36279,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36327,9 +36288,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36337,9 +36297,8 @@ impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36416,42 +36375,37 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_160m_hz(
+                .with_n_160mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_80m_hz(
+                .with_n_80mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_320m_hz(vec!["sample".to_owned()]);
+                .with_n_320mhz(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -36467,9 +36421,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36477,9 +36430,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36487,9 +36439,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36497,9 +36448,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36507,9 +36457,8 @@ impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36534,39 +36483,34 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_160m_hz(
+                .with_n_160mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_80m_hz(
+                .with_n_80mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_indoor(
@@ -36575,7 +36519,7 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 .with_outdoor(
                     <ruckus_one::network::common::Channels6GIndoorOutdoor as support::Sample>::sample(),
                 )
-                .with_n_320m_hz(vec!["sample".to_owned()]);
+                .with_n_320mhz(vec!["sample".to_owned()]);
             value
                 .additional_fields
                 .insert(
@@ -36591,9 +36535,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36601,9 +36544,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36611,9 +36553,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36621,9 +36562,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36631,9 +36571,8 @@ impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37061,9 +37000,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -37076,7 +37014,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
                 )
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
-                .with_snr_d_b(1)
+                .with_snr_db(1)
                 .with_tx_power(
                     <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 )
@@ -37096,9 +37034,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel24GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37132,9 +37069,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_change_interval(1)
@@ -37147,7 +37083,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
                 )
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
-                .with_snr_d_b(1)
+                .with_snr_db(1)
                 .with_tx_power(
                     <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 )
@@ -37167,9 +37103,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel5GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37214,12 +37149,11 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
             let mut value = Self::new()
                 .with_allowed_channels(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_bss_min_rate6_g(
+                .with_bss_min_rate6g(
                     <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample(),
                 )
                 .with_change_interval(1)
@@ -37236,14 +37170,14 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 .with_method(
                     <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
-                .with_mgmt_tx_rate6_g(
+                .with_mgmt_tx_rate6g(
                     <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
                 .with_multicast_uplink_rate_limiting(1)
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
-                .with_snr_d_b(1)
+                .with_snr_db(1)
                 .with_tx_power(
                     <ruckus_one::network::common::TxPower as support::Sample>::sample(),
                 )
@@ -37263,9 +37197,8 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 "allowedChannels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37316,10 +37249,10 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadioDual5GHzSettin
             let mut value = Self::new()
                 .with_enabled(true)
                 .with_lower5g_enabled(true)
-                .with_radio_params_lower5_g(
+                .with_radio_params_lower5g(
                     <ruckus_one::network::ap_settings::ApRadio5GHzSettings as support::Sample>::sample(),
                 )
-                .with_radio_params_upper5_g(
+                .with_radio_params_upper5g(
                     <ruckus_one::network::ap_settings::ApRadio5GHzSettings as support::Sample>::sample(),
                 )
                 .with_upper5g_enabled(true)
@@ -37357,21 +37290,21 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadioSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_ap_radio_params24_g(
+                .with_ap_radio_params24g(
                     <ruckus_one::network::ap_settings::ApRadio24GHzSettings as support::Sample>::sample(),
                 )
-                .with_ap_radio_params50_g(
+                .with_ap_radio_params50g(
                     <ruckus_one::network::ap_settings::ApRadio5GHzSettings as support::Sample>::sample(),
                 )
-                .with_ap_radio_params6_g(
+                .with_ap_radio_params6g(
                     <ruckus_one::network::ap_settings::ApRadio6GHzSettings as support::Sample>::sample(),
                 )
-                .with_ap_radio_params_dual5_g(
+                .with_ap_radio_params_dual5g(
                     <ruckus_one::network::ap_settings::ApRadioDual5GHzSettings as support::Sample>::sample(),
                 )
-                .with_enable24_g(true)
-                .with_enable50_g(true)
-                .with_enable6_g(true)
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_enable6g(true)
                 .with_use_venue_settings(true);
             value
                 .additional_fields
@@ -37546,7 +37479,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
                 .with_external_antenna(
                     <ruckus_one::network::common::ExternalAntenna as support::Sample>::sample(),
                 )
-                .with_has160_m_hz_channel_bandwidth(true)
+                .with_has160mhz_channel_bandwidth(true)
                 .with_is_outdoor(true)
                 .with_lan_port_picture_download_url("sample".to_owned())
                 .with_lan_ports(
@@ -37560,9 +37493,9 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
                 .with_lldp_enable(true)
                 .with_lldp_hold_time(1)
                 .with_lldp_mgmt_enable(true)
-                .with_max_channelization24_g(1)
-                .with_max_channelization5_g(1)
-                .with_max_channelization6_g(1)
+                .with_max_channelization24g(1)
+                .with_max_channelization5g(1)
+                .with_max_channelization6g(1)
                 .with_model("sample".to_owned())
                 .with_picture_download_url("sample".to_owned())
                 .with_poe_mode_capabilities(vec!["sample".to_owned()])
@@ -37717,39 +37650,34 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_n_160m_hz(
+                .with_n_160mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_20m_hz(
+                .with_n_20mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_40m_hz(
+                .with_n_40mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
-                .with_n_80m_hz(
+                .with_n_80mhz(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -37767,9 +37695,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37777,9 +37704,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37787,9 +37713,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37797,9 +37722,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -37807,9 +37731,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Channel6GHz as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),

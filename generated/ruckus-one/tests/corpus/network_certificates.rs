@@ -662,7 +662,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "download_cert_p",
+        id: "download_cert_p12",
         method: "POST",
         path: "/certificateTemplates/{templateId}/certificates/{certId}",
         status: 200,
@@ -688,7 +688,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "download_ca_p",
+        id: "download_ca_p12",
         method: "POST",
         path: "/certificateAuthorities/{caId}",
         status: 200,
@@ -832,7 +832,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "download_cert_chain_in_pkcs",
+        id: "download_cert_chain_in_pkcs7",
         method: "GET",
         path: "/certificateTemplates/{templateId}/certificates/{certId}/chains",
         status: 200,
@@ -843,7 +843,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "download_ca_chain_pkcs",
+        id: "download_ca_chain_pkcs7",
         method: "GET",
         path: "/certificateAuthorities/{caId}/chains",
         status: 200,

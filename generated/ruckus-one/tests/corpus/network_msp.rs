@@ -327,7 +327,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_msp_e_cs",
+        id: "get_msp_ecs",
         method: "POST",
         path: "/techpartners/mspecs/query",
         status: 200,

@@ -266,7 +266,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_venue_template_ap_mesh_settings_v",
+        id: "get_venue_template_ap_mesh_settings_v1",
         method: "GET",
         path: "/templates/venues/{venueId}/apMeshSettings",
         status: 200,
@@ -279,7 +279,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_venue_template_ap_mesh_settings_v",
+        id: "update_venue_template_ap_mesh_settings_v1",
         method: "PUT",
         path: "/templates/venues/{venueId}/apMeshSettings",
         status: 202,
@@ -449,7 +449,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_venue_template_ap_radio_settings_v",
+        id: "get_venue_template_ap_radio_settings_v1",
         method: "GET",
         path: "/templates/venues/{venueId}/apRadioSettings",
         status: 200,
@@ -462,7 +462,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_venue_template_ap_radio_settings_v",
+        id: "update_venue_template_ap_radio_settings_v1",
         method: "PUT",
         path: "/templates/venues/{venueId}/apRadioSettings",
         status: 202,
@@ -565,7 +565,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_wifi_available_channels_of_venue_template_v",
+        id: "get_wifi_available_channels_of_venue_template_v1",
         method: "GET",
         path: "/templates/venues/{venueId}/wifiAvailableChannels",
         status: 200,

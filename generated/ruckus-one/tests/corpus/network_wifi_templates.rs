@@ -71,7 +71,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_radius_server_profile_templates_v",
+        id: "get_radius_server_profile_templates_v2",
         method: "POST",
         path: "/templates/radiusServerProfiles/query",
         status: 200,
@@ -184,7 +184,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "add_radius_server_profile_template_v",
+        id: "add_radius_server_profile_template_v1",
         method: "POST",
         path: "/templates/radiusServerProfiles",
         status: 202,
@@ -199,7 +199,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "delete_radius_server_profile_template_v",
+        id: "delete_radius_server_profile_template_v1",
         method: "DELETE",
         path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
         status: 202,
@@ -213,7 +213,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_radius_server_profile_template_v",
+        id: "get_radius_server_profile_template_v1",
         method: "GET",
         path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
         status: 200,
@@ -226,7 +226,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_radius_server_profile_template_v",
+        id: "update_radius_server_profile_template_v1",
         method: "PUT",
         path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
         status: 202,

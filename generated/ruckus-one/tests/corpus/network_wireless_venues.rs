@@ -234,7 +234,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_venue_rogue_a_ps",
+        id: "get_venue_rogue_aps",
         method: "POST",
         path: "/venues/{venueId}/rogueAps/query",
         status: 200,

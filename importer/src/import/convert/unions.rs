@@ -3,7 +3,6 @@
 use super::{Converter, Draft, Kind, Variant, is_raw};
 use crate::import::naming;
 use crate::openapi::{Document, EMPTY, Schema};
-use heck::ToUpperCamelCase;
 use std::collections::BTreeSet;
 
 impl Converter<'_> {
@@ -38,7 +37,7 @@ impl Converter<'_> {
                 .find(|(_, target)| target == sub)
                 .map(|(v, _)| v.clone())
                 .unwrap_or_else(|| sub.clone());
-            let short = sub.strip_suffix(raw).unwrap_or("").to_upper_camel_case();
+            let short = ruckus_codegen::names::camel(sub.strip_suffix(raw).unwrap_or(""));
             let variant_name = (!short.is_empty()
                 && short != "Unknown"
                 && short.starts_with(|c: char| c.is_ascii_alphabetic()))

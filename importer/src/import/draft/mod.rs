@@ -16,7 +16,6 @@ pub use bodies::convert_bodies;
 pub use place::Placement;
 
 use crate::openapi::{Document, Operation as DescOperation, Schema, normalise_path};
-use heck::{ToSnakeCase, ToUpperCamelCase};
 use ruckus_codegen::names;
 use ruckus_codegen::spec::{Api, Area, FamilyKind, Method, Operation, TypeExpr};
 use std::collections::{BTreeMap, BTreeSet};
@@ -211,18 +210,17 @@ impl Ids {
     /// A snake_case id from the `operationId` (from the method and path without one), unique
     /// in the API: a taken one gets the description's name (`_wifi`), then a number.
     fn claim(&mut self, op: &DescOperation, method: Method, path: &str, file: &str) -> String {
-        // `getVenue_1_1`: the numbered copies a generator makes of one name say nothing.
+        // `getVenue_1_1`: the numbered copies a generator makes of one name say nothing. A
+        // version glued to the name (`getVenueV1`) is kept whole: `get_venue_v1`.
         let from = match &op.operation_id {
-            Some(id) => id
-                .trim_end_matches(|c: char| c.is_ascii_digit() || c == '_')
-                .to_owned(),
+            Some(id) => without_copy_numbers(id).to_owned(),
             None => format!("{} {path}", method.as_str().to_lowercase()),
         };
-        let mut base = from.to_snake_case();
+        let mut base = names::snake_words(&from);
         if !base.starts_with(|c: char| c.is_ascii_lowercase()) {
             base = format!("op_{base}");
         }
-        let prefix = super::naming::file_prefix(file).to_snake_case();
+        let prefix = names::snake_words(&super::naming::file_prefix(file));
         let candidates = std::iter::once(base.clone())
             .chain(std::iter::once(format!("{base}_{prefix}")))
             .chain((2..).map(|n| format!("{base}_{prefix}_{n}")));
@@ -237,6 +235,18 @@ impl Ids {
     }
 }
 
+/// `getVenue` of `getVenue_1_1`: without the trailing `_<digits>` groups.
+fn without_copy_numbers(id: &str) -> &str {
+    let mut rest = id;
+    while let Some((head, tail)) = rest.rsplit_once('_') {
+        if tail.is_empty() || !tail.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        rest = head;
+    }
+    rest
+}
+
 /// One route as a spec operation (body types not yet filled in), with its body schemas.
 fn operation<'v>(
     r: &Route<'v>,
@@ -246,7 +256,7 @@ fn operation<'v>(
     let source = format!("{} {}", r.file, op_id(r.op));
     let bodies = shape::bodies(r, &api.media_vendor.value)?;
     let facts = crate::audit::openapi::operation(r.doc, r.file, r.path, r.method.as_str(), r.op);
-    let name = super::naming::human(&id.to_upper_camel_case());
+    let name = super::naming::human(&names::camel(&id));
     let op = Operation {
         name,
         description: Some(description(r.method, r.path)),
@@ -352,6 +362,13 @@ mod tests {
         assert_eq!(claim(&mut ids, None), "get_venues_venue_id");
         // The client's own methods are never taken.
         assert_eq!(claim(&mut ids, Some("raw")), "raw_wifi");
+        // Version markers and acronyms stay whole (issue 31: `_v`, `get_msp_e_cs`, `download_ca_p`).
+        assert_eq!(
+            claim(&mut ids, Some("getRadiusServerProfileTemplateV1")),
+            "get_radius_server_profile_template_v1"
+        );
+        assert_eq!(claim(&mut ids, Some("getMSP-ECs")), "get_msp_ecs");
+        assert_eq!(claim(&mut ids, Some("downloadCaP12_1")), "download_ca_p12");
     }
 
     #[test]

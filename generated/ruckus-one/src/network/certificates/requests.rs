@@ -4836,8 +4836,8 @@ impl<'a> DownloadCertDer<'a> {
         self.req.send_json_with_response()
     }
 }
-static DOWNLOAD_CERT_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_cert_p",
+static DOWNLOAD_CERT_P12: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_p12",
     method: ruckus_one_runtime::Method::Post,
     path: "/certificateTemplates/{templateId}/certificates/{certId}",
     api: &super::API,
@@ -4850,14 +4850,14 @@ static DOWNLOAD_CERT_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
 };
-/// Request builder for `CertificatesClient::download_cert_p` (Download cert p).
+/// Request builder for `CertificatesClient::download_cert_p12` (Download cert p12).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCertP<'a> {
+pub struct DownloadCertP12<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCertP<'a> {
+impl<'a> DownloadCertP12<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -5000,8 +5000,8 @@ impl<'a> PatchCert<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DOWNLOAD_CA_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_ca_p",
+static DOWNLOAD_CA_P12: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_ca_p12",
     method: ruckus_one_runtime::Method::Post,
     path: "/certificateAuthorities/{caId}",
     api: &super::API,
@@ -5014,14 +5014,14 @@ static DOWNLOAD_CA_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
 };
-/// Request builder for `CertificatesClient::download_ca_p` (Download ca p).
+/// Request builder for `CertificatesClient::download_ca_p12` (Download ca p12).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCaP<'a> {
+pub struct DownloadCaP12<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCaP<'a> {
+impl<'a> DownloadCaP12<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -6169,8 +6169,8 @@ impl<'a> PatchMsiPackage<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DOWNLOAD_CERT_CHAIN_IN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_cert_chain_in_pkcs",
+static DOWNLOAD_CERT_CHAIN_IN_PKCS7: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_chain_in_pkcs7",
     method: ruckus_one_runtime::Method::Get,
     path: "/certificateTemplates/{templateId}/certificates/{certId}/chains",
     api: &super::API,
@@ -6183,14 +6183,14 @@ static DOWNLOAD_CERT_CHAIN_IN_PKCS: ruckus_one_runtime::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
 };
-/// Request builder for `CertificatesClient::download_cert_chain_in_pkcs` (Download cert chain in pkcs).
+/// Request builder for `CertificatesClient::download_cert_chain_in_pkcs7` (Download cert chain in pkcs7).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCertChainInPkcs<'a> {
+pub struct DownloadCertChainInPkcs7<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCertChainInPkcs<'a> {
+impl<'a> DownloadCertChainInPkcs7<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -6226,8 +6226,8 @@ impl<'a> DownloadCertChainInPkcs<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static DOWNLOAD_CA_CHAIN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_ca_chain_pkcs",
+static DOWNLOAD_CA_CHAIN_PKCS7: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_ca_chain_pkcs7",
     method: ruckus_one_runtime::Method::Get,
     path: "/certificateAuthorities/{caId}/chains",
     api: &super::API,
@@ -6240,14 +6240,14 @@ static DOWNLOAD_CA_CHAIN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
 };
-/// Request builder for `CertificatesClient::download_ca_chain_pkcs` (Download ca chain pkcs).
+/// Request builder for `CertificatesClient::download_ca_chain_pkcs7` (Download ca chain pkcs7).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCaChainPkcs<'a> {
+pub struct DownloadCaChainPkcs7<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCaChainPkcs<'a> {
+impl<'a> DownloadCaChainPkcs7<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

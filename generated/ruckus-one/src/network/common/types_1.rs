@@ -4670,7 +4670,7 @@ impl ApRadio {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Ap radio24 g hz settings channel bandwidth: the values the official description lists.
+/// Ap radio24GHz settings channel bandwidth: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
 ///
@@ -4682,9 +4682,9 @@ pub enum ApRadio24GHzSettingsChannelBandwidth {
     /// `AUTO`
     Auto,
     /// `20MHz`
-    V20mHz,
+    V20MHz,
     /// `40MHz`
-    V40mHz,
+    V40MHz,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -4700,8 +4700,8 @@ impl ApRadio24GHzSettingsChannelBandwidth {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
+            Self::V20MHz => "20MHz",
+            Self::V40MHz => "40MHz",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -4717,8 +4717,8 @@ impl From<&str> for ApRadio24GHzSettingsChannelBandwidth {
     fn from(s: &str) -> Self {
         match s {
             "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
+            "20MHz" => Self::V20MHz,
+            "40MHz" => Self::V40MHz,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -5417,7 +5417,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleAccessControl {
 #[non_exhaustive]
 pub enum ApplicationPolicyRuleMarkingPriority {
     /// `IEEE802_1P`
-    Ieee8021p,
+    Ieee8021P,
     /// `DSCP`
     Dscp,
     /// `BOTH`
@@ -5432,7 +5432,7 @@ impl ApplicationPolicyRuleMarkingPriority {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::Ieee8021p => "IEEE802_1P",
+            Self::Ieee8021P => "IEEE802_1P",
             Self::Dscp => "DSCP",
             Self::Both => "BOTH",
             Self::Unknown(v) => v.as_str(),
@@ -5445,7 +5445,7 @@ impl ApplicationPolicyRuleMarkingPriority {
 impl From<&str> for ApplicationPolicyRuleMarkingPriority {
     fn from(s: &str) -> Self {
         match s {
-            "IEEE802_1P" => Self::Ieee8021p,
+            "IEEE802_1P" => Self::Ieee8021P,
             "DSCP" => Self::Dscp,
             "BOTH" => Self::Both,
             other => {
@@ -6077,7 +6077,7 @@ impl AsyncResultLink {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Bss min rate6 g: the values the official description lists.
+/// Bss min rate6G: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
 ///
@@ -6318,7 +6318,7 @@ pub struct CapabilitiesApModel {
     pub default_band_combination: Option<VenueApModelBandModeSettingsBandMode>,
     pub external_antenna: Option<ExternalAntenna>,
     /// Default: false.
-    pub has160_m_hz_channel_bandwidth: Option<bool>,
+    pub has160mhz_channel_bandwidth: Option<bool>,
     /// Default: false.
     pub is_outdoor: Option<bool>,
     pub lan_port_picture_download_url: Option<String>,
@@ -6334,11 +6334,11 @@ pub struct CapabilitiesApModel {
     /// Default: false.
     pub lldp_mgmt_enable: Option<bool>,
     /// Format: int32.
-    pub max_channelization24_g: Option<i64>,
+    pub max_channelization24g: Option<i64>,
     /// Format: int32.
-    pub max_channelization5_g: Option<i64>,
+    pub max_channelization5g: Option<i64>,
     /// Format: int32.
-    pub max_channelization6_g: Option<i64>,
+    pub max_channelization6g: Option<i64>,
     pub model: Option<String>,
     pub picture_download_url: Option<String>,
     pub poe_mode_capabilities: Option<Vec<String>>,
@@ -6406,7 +6406,7 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("capabilityScore", &v.capability_score);
             w.optional("defaultBandCombination", &v.default_band_combination);
             w.optional("externalAntenna", &v.external_antenna);
-            w.optional("has160MHzChannelBandwidth", &v.has160_m_hz_channel_bandwidth);
+            w.optional("has160MHzChannelBandwidth", &v.has160mhz_channel_bandwidth);
             w.optional("isOutdoor", &v.is_outdoor);
             w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
             w.optional("lanPorts", &v.lan_ports);
@@ -6415,9 +6415,9 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("lldpEnable", &v.lldp_enable);
             w.optional("lldpHoldTime", &v.lldp_hold_time);
             w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
-            w.optional("maxChannelization24G", &v.max_channelization24_g);
-            w.optional("maxChannelization5G", &v.max_channelization5_g);
-            w.optional("maxChannelization6G", &v.max_channelization6_g);
+            w.optional("maxChannelization24G", &v.max_channelization24g);
+            w.optional("maxChannelization5G", &v.max_channelization5g);
+            w.optional("maxChannelization6G", &v.max_channelization6g);
             w.optional("model", &v.model);
             w.optional("pictureDownloadUrl", &v.picture_download_url);
             w.optional("poeModeCapabilities", &v.poe_mode_capabilities);
@@ -6484,7 +6484,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
                 capability_score: f.optional("capabilityScore"),
                 default_band_combination: f.optional("defaultBandCombination"),
                 external_antenna: f.optional("externalAntenna"),
-                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
+                has160mhz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
                 is_outdoor: f.optional("isOutdoor"),
                 lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl"),
                 lan_ports: f.optional("lanPorts"),
@@ -6493,9 +6493,9 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
                 lldp_enable: f.optional("lldpEnable"),
                 lldp_hold_time: f.optional("lldpHoldTime"),
                 lldp_mgmt_enable: f.optional("lldpMgmtEnable"),
-                max_channelization24_g: f.optional("maxChannelization24G"),
-                max_channelization5_g: f.optional("maxChannelization5G"),
-                max_channelization6_g: f.optional("maxChannelization6G"),
+                max_channelization24g: f.optional("maxChannelization24G"),
+                max_channelization5g: f.optional("maxChannelization5G"),
+                max_channelization6g: f.optional("maxChannelization6G"),
                 model: f.optional("model"),
                 picture_download_url: f.optional("pictureDownloadUrl"),
                 poe_mode_capabilities: f.optional("poeModeCapabilities"),
@@ -6554,7 +6554,7 @@ impl CapabilitiesApModel {
             capability_score: None,
             default_band_combination: None,
             external_antenna: None,
-            has160_m_hz_channel_bandwidth: None,
+            has160mhz_channel_bandwidth: None,
             is_outdoor: None,
             lan_port_picture_download_url: None,
             lan_ports: None,
@@ -6563,9 +6563,9 @@ impl CapabilitiesApModel {
             lldp_enable: None,
             lldp_hold_time: None,
             lldp_mgmt_enable: None,
-            max_channelization24_g: None,
-            max_channelization5_g: None,
-            max_channelization6_g: None,
+            max_channelization24g: None,
+            max_channelization5g: None,
+            max_channelization6g: None,
             model: None,
             picture_download_url: None,
             poe_mode_capabilities: None,
@@ -6651,8 +6651,8 @@ impl CapabilitiesApModel {
         self
     }
     /// Sets `has160MHzChannelBandwidth`.
-    pub fn with_has160_m_hz_channel_bandwidth(mut self, value: impl Into<bool>) -> Self {
-        self.has160_m_hz_channel_bandwidth = Some(value.into());
+    pub fn with_has160mhz_channel_bandwidth(mut self, value: impl Into<bool>) -> Self {
+        self.has160mhz_channel_bandwidth = Some(value.into());
         self
     }
     /// Sets `isOutdoor`.
@@ -6699,18 +6699,18 @@ impl CapabilitiesApModel {
         self
     }
     /// Sets `maxChannelization24G`.
-    pub fn with_max_channelization24_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization24_g = Some(value.into());
+    pub fn with_max_channelization24g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization24g = Some(value.into());
         self
     }
     /// Sets `maxChannelization5G`.
-    pub fn with_max_channelization5_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization5_g = Some(value.into());
+    pub fn with_max_channelization5g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization5g = Some(value.into());
         self
     }
     /// Sets `maxChannelization6G`.
-    pub fn with_max_channelization6_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization6_g = Some(value.into());
+    pub fn with_max_channelization6g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization6g = Some(value.into());
         self
     }
     /// Sets `model`.
@@ -7483,6 +7483,695 @@ impl CellularInfo {
     any(
         feature = "network-ap-settings",
         feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+/// Venue ap radio24GHz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channel24GHz {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `3`
+    V3,
+    /// `4`
+    V4,
+    /// `5`
+    V5,
+    /// `6`
+    V6,
+    /// `7`
+    V7,
+    /// `8`
+    V8,
+    /// `9`
+    V9,
+    /// `10`
+    V10,
+    /// `11`
+    V11,
+    /// `12`
+    V12,
+    /// `13`
+    V13,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl Channel24GHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V3 => "3",
+            Self::V4 => "4",
+            Self::V5 => "5",
+            Self::V6 => "6",
+            Self::V7 => "7",
+            Self::V8 => "8",
+            Self::V9 => "9",
+            Self::V10 => "10",
+            Self::V11 => "11",
+            Self::V12 => "12",
+            Self::V13 => "13",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl From<&str> for Channel24GHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "3" => Self::V3,
+            "4" => Self::V4,
+            "5" => Self::V5,
+            "6" => Self::V6,
+            "7" => Self::V7,
+            "8" => Self::V8,
+            "9" => Self::V9,
+            "10" => Self::V10,
+            "11" => Self::V11,
+            "12" => Self::V12,
+            "13" => Self::V13,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl std::fmt::Display for Channel24GHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl serde::Serialize for Channel24GHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for Channel24GHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+/// Venue ap radio5GHz settings allowed indoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channel5GHz {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl Channel5GHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl From<&str> for Channel5GHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl std::fmt::Display for Channel5GHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl serde::Serialize for Channel5GHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for Channel5GHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+/// Venue ap radio6GHz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channel6GHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl Channel6GHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl From<&str> for Channel6GHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl std::fmt::Display for Channel6GHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl serde::Serialize for Channel6GHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for Channel6GHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
         feature = "network-venue-wifi-templates"
     )
 )]
@@ -7498,13 +8187,13 @@ pub enum ChannelBandwidth {
     /// `AUTO`
     Auto,
     /// `20MHz`
-    V20mHz,
+    V20MHz,
     /// `40MHz`
-    V40mHz,
+    V40MHz,
     /// `80MHz`
-    V80mHz,
+    V80MHz,
     /// `160MHz`
-    V160mHz,
+    V160MHz,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -7520,10 +8209,10 @@ impl ChannelBandwidth {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
-            Self::V80mHz => "80MHz",
-            Self::V160mHz => "160MHz",
+            Self::V20MHz => "20MHz",
+            Self::V40MHz => "40MHz",
+            Self::V80MHz => "80MHz",
+            Self::V160MHz => "160MHz",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -7539,10 +8228,10 @@ impl From<&str> for ChannelBandwidth {
     fn from(s: &str) -> Self {
         match s {
             "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
-            "80MHz" => Self::V80mHz,
-            "160MHz" => Self::V160mHz,
+            "20MHz" => Self::V20MHz,
+            "40MHz" => Self::V40MHz,
+            "80MHz" => Self::V80MHz,
+            "160MHz" => Self::V160MHz,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -7595,7 +8284,7 @@ impl<'de> serde::Deserialize<'de> for ChannelBandwidth {
         feature = "network-wireless-aps"
     )
 )]
-/// Channels24 g, with the fields the official description lists.
+/// Channels24G, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
 ///
@@ -7603,9 +8292,9 @@ impl<'de> serde::Deserialize<'de> for ChannelBandwidth {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels24G {
-    pub n_20m_hz: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    pub n_40m_hz: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    pub auto: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
+    pub n_20mhz: Option<Vec<Channel24GHz>>,
+    pub n_40mhz: Option<Vec<Channel24GHz>>,
+    pub auto: Option<Vec<Channel24GHz>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -7622,8 +8311,8 @@ pub struct Channels24G {
 impl serde::Serialize for Channels24G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Channels24G, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
@@ -7647,8 +8336,8 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels24G, ruckus_one_runtime::object::FieldError> {
             let value = Channels24G {
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
                 auto: f.optional("auto"),
                 additional_fields: f.rest(),
             };
@@ -7670,33 +8359,24 @@ impl Channels24G {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            n_20m_hz: None,
-            n_40m_hz: None,
+            n_20mhz: None,
+            n_40mhz: None,
             auto: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
+    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
+        self.n_20mhz = Some(value.into());
         self
     }
     /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
+    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
+        self.n_40mhz = Some(value.into());
         self
     }
     /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
+    pub fn with_auto(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
         self.auto = Some(value.into());
         self
     }
@@ -7708,7 +8388,7 @@ impl Channels24G {
         feature = "network-wireless-aps"
     )
 )]
-/// Channels5 g, with the fields the official description lists.
+/// Channels5G, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
 ///
@@ -7824,7 +8504,7 @@ impl Channels5G {
         feature = "network-wireless-aps"
     )
 )]
-/// Channels5 g indoor outdoor, with the fields the official description lists.
+/// Channels5G indoor outdoor, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
 ///
@@ -7832,11 +8512,11 @@ impl Channels5G {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels5GIndoorOutdoor {
-    pub n_160m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    pub n_20m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    pub n_40m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    pub n_80m_hz: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    pub auto: Option<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+    pub n_160mhz: Option<Vec<Channel5GHz>>,
+    pub n_20mhz: Option<Vec<Channel5GHz>>,
+    pub n_40mhz: Option<Vec<Channel5GHz>>,
+    pub n_80mhz: Option<Vec<Channel5GHz>>,
+    pub auto: Option<Vec<Channel5GHz>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -7856,10 +8536,10 @@ impl serde::Serialize for Channels5GIndoorOutdoor {
             v: &Channels5GIndoorOutdoor,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("160MHz", &v.n_160mhz);
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
+            w.optional("80MHz", &v.n_80mhz);
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
@@ -7883,10 +8563,10 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels5GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
             let value = Channels5GIndoorOutdoor {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
+                n_160mhz: f.optional("160MHz"),
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
+                n_80mhz: f.optional("80MHz"),
                 auto: f.optional("auto"),
                 additional_fields: f.rest(),
             };
@@ -7908,51 +8588,36 @@ impl Channels5GIndoorOutdoor {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
+            n_160mhz: None,
+            n_20mhz: None,
+            n_40mhz: None,
+            n_80mhz: None,
             auto: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
-        self.n_160m_hz = Some(value.into());
+    pub fn with_n_160mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
+        self.n_160mhz = Some(value.into());
         self
     }
     /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
+    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
+        self.n_20mhz = Some(value.into());
         self
     }
     /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
+    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
+        self.n_40mhz = Some(value.into());
         self
     }
     /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
-        self.n_80m_hz = Some(value.into());
+    pub fn with_n_80mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
+        self.n_80mhz = Some(value.into());
         self
     }
     /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    ) -> Self {
+    pub fn with_auto(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
         self.auto = Some(value.into());
         self
     }
@@ -7964,7 +8629,7 @@ impl Channels5GIndoorOutdoor {
         feature = "network-wireless-aps"
     )
 )]
-/// Channels6 g indoor outdoor, with the fields the official description lists.
+/// Channels6G indoor outdoor, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
 ///
@@ -7972,13 +8637,13 @@ impl Channels5GIndoorOutdoor {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6GIndoorOutdoor {
-    pub n_160m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub n_20m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub n_40m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub n_80m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub auto: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_160mhz: Option<Vec<Channel6GHz>>,
+    pub n_20mhz: Option<Vec<Channel6GHz>>,
+    pub n_40mhz: Option<Vec<Channel6GHz>>,
+    pub n_80mhz: Option<Vec<Channel6GHz>>,
+    pub auto: Option<Vec<Channel6GHz>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
-    pub n_320m_hz: Option<Vec<String>>,
+    pub n_320mhz: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -7998,12 +8663,12 @@ impl serde::Serialize for Channels6GIndoorOutdoor {
             v: &Channels6GIndoorOutdoor,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("160MHz", &v.n_160mhz);
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
+            w.optional("80MHz", &v.n_80mhz);
             w.optional("auto", &v.auto);
-            w.optional("320MHz", &v.n_320m_hz);
+            w.optional("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -8026,12 +8691,12 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels6GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
             let value = Channels6GIndoorOutdoor {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
+                n_160mhz: f.optional("160MHz"),
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
+                n_80mhz: f.optional("80MHz"),
                 auto: f.optional("auto"),
-                n_320m_hz: f.optional("320MHz"),
+                n_320mhz: f.optional("320MHz"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8052,58 +8717,43 @@ impl Channels6GIndoorOutdoor {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
+            n_160mhz: None,
+            n_20mhz: None,
+            n_40mhz: None,
+            n_80mhz: None,
             auto: None,
-            n_320m_hz: None,
+            n_320mhz: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_160m_hz = Some(value.into());
+    pub fn with_n_160mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_160mhz = Some(value.into());
         self
     }
     /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
+    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_20mhz = Some(value.into());
         self
     }
     /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
+    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_40mhz = Some(value.into());
         self
     }
     /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_80m_hz = Some(value.into());
+    pub fn with_n_80mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_80mhz = Some(value.into());
         self
     }
     /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
+    pub fn with_auto(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
         self.auto = Some(value.into());
         self
     }
     /// Sets `320MHz`.
-    pub fn with_n_320m_hz(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.n_320m_hz = Some(value.into());
+    pub fn with_n_320mhz(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.n_320mhz = Some(value.into());
         self
     }
 }
@@ -8123,18 +8773,18 @@ impl Channels6GIndoorOutdoor {
 #[non_exhaustive]
 pub struct Channels6Gv11 {
     /// Deprecated: The official description marks this field deprecated.
-    pub n_160m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_160mhz: Option<Vec<Channel6GHz>>,
     /// Deprecated: The official description marks this field deprecated.
-    pub n_20m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_20mhz: Option<Vec<Channel6GHz>>,
     /// Deprecated: The official description marks this field deprecated.
-    pub n_40m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_40mhz: Option<Vec<Channel6GHz>>,
     /// Deprecated: The official description marks this field deprecated.
-    pub n_80m_hz: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    pub auto: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub n_80mhz: Option<Vec<Channel6GHz>>,
+    pub auto: Option<Vec<Channel6GHz>>,
     pub indoor: Option<Channels6GIndoorOutdoor>,
     pub outdoor: Option<Channels6GIndoorOutdoor>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
-    pub n_320m_hz: Option<Vec<String>>,
+    pub n_320mhz: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8151,14 +8801,14 @@ pub struct Channels6Gv11 {
 impl serde::Serialize for Channels6Gv11 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Channels6Gv11, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("160MHz", &v.n_160mhz);
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
+            w.optional("80MHz", &v.n_80mhz);
             w.optional("auto", &v.auto);
             w.optional("indoor", &v.indoor);
             w.optional("outdoor", &v.outdoor);
-            w.optional("320MHz", &v.n_320m_hz);
+            w.optional("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -8181,14 +8831,14 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels6Gv11, ruckus_one_runtime::object::FieldError> {
             let value = Channels6Gv11 {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
+                n_160mhz: f.optional("160MHz"),
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
+                n_80mhz: f.optional("80MHz"),
                 auto: f.optional("auto"),
                 indoor: f.optional("indoor"),
                 outdoor: f.optional("outdoor"),
-                n_320m_hz: f.optional("320MHz"),
+                n_320mhz: f.optional("320MHz"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8209,54 +8859,39 @@ impl Channels6Gv11 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
+            n_160mhz: None,
+            n_20mhz: None,
+            n_40mhz: None,
+            n_80mhz: None,
             auto: None,
             indoor: None,
             outdoor: None,
-            n_320m_hz: None,
+            n_320mhz: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_160m_hz = Some(value.into());
+    pub fn with_n_160mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_160mhz = Some(value.into());
         self
     }
     /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
+    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_20mhz = Some(value.into());
         self
     }
     /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
+    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_40mhz = Some(value.into());
         self
     }
     /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_80m_hz = Some(value.into());
+    pub fn with_n_80mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
+        self.n_80mhz = Some(value.into());
         self
     }
     /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
+    pub fn with_auto(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
         self.auto = Some(value.into());
         self
     }
@@ -8271,651 +8906,8 @@ impl Channels6Gv11 {
         self
     }
     /// Sets `320MHz`.
-    pub fn with_n_320m_hz(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.n_320m_hz = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Cli template variable bo, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct CliTemplateVariableBo {
-    pub name: Option<String>,
-    pub type_: Option<AcxCliTemplateVariableViewType>,
-    pub value: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub ip_address_end: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub ip_address_start: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub range_end: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub range_start: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub sub_mask: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub switch_variables: Option<Vec<serde_json::Value>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for CliTemplateVariableBo {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CliTemplateVariableBo,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("type", &v.type_);
-            w.optional("value", &v.value);
-            w.optional("ipAddressEnd", &v.ip_address_end);
-            w.optional("ipAddressStart", &v.ip_address_start);
-            w.optional("rangeEnd", &v.range_end);
-            w.optional("rangeStart", &v.range_start);
-            w.optional("subMask", &v.sub_mask);
-            w.optional("switchVariables", &v.switch_variables);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
-            let value = CliTemplateVariableBo {
-                name: f.optional("name"),
-                type_: f.optional("type"),
-                value: f.optional("value"),
-                ip_address_end: f.optional("ipAddressEnd"),
-                ip_address_start: f.optional("ipAddressStart"),
-                range_end: f.optional("rangeEnd"),
-                range_start: f.optional("rangeStart"),
-                sub_mask: f.optional("subMask"),
-                switch_variables: f.optional("switchVariables"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBo"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl CliTemplateVariableBo {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            name: None,
-            type_: None,
-            value: None,
-            ip_address_end: None,
-            ip_address_start: None,
-            range_end: None,
-            range_start: None,
-            sub_mask: None,
-            switch_variables: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(
-        mut self,
-        value: impl Into<AcxCliTemplateVariableViewType>,
-    ) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressEnd`.
-    pub fn with_ip_address_end(mut self, value: impl Into<String>) -> Self {
-        self.ip_address_end = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressStart`.
-    pub fn with_ip_address_start(mut self, value: impl Into<String>) -> Self {
-        self.ip_address_start = Some(value.into());
-        self
-    }
-    /// Sets `rangeEnd`.
-    pub fn with_range_end(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.range_end = Some(value.into());
-        self
-    }
-    /// Sets `rangeStart`.
-    pub fn with_range_start(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.range_start = Some(value.into());
-        self
-    }
-    /// Sets `subMask`.
-    pub fn with_sub_mask(mut self, value: impl Into<String>) -> Self {
-        self.sub_mask = Some(value.into());
-        self
-    }
-    /// Sets `switchVariables`.
-    pub fn with_switch_variables(
-        mut self,
-        value: impl Into<Vec<serde_json::Value>>,
-    ) -> Self {
-        self.switch_variables = Some(value.into());
-        self
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Client isolation options, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationOptions).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ClientIsolationOptions {
-    /// Default: false.
-    pub auto_vrrp: Option<bool>,
-    /// May be null.
-    pub packets_type: Option<PacketsType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl serde::Serialize for ClientIsolationOptions {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientIsolationOptions,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("autoVrrp", &v.auto_vrrp);
-            w.optional("packetsType", &v.packets_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientIsolationOptions, ruckus_one_runtime::object::FieldError> {
-            let value = ClientIsolationOptions {
-                auto_vrrp: f.optional("autoVrrp"),
-                packets_type: f.optional("packetsType"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientIsolationOptions"))
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl ClientIsolationOptions {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            auto_vrrp: None,
-            packets_type: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `autoVrrp`.
-    pub fn with_auto_vrrp(mut self, value: impl Into<bool>) -> Self {
-        self.auto_vrrp = Some(value.into());
-        self
-    }
-    /// Sets `packetsType`.
-    pub fn with_packets_type(mut self, value: impl Into<PacketsType>) -> Self {
-        self.packets_type = Some(value.into());
-        self
-    }
-}
-#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
-/// Clone settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml CloneSettings).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct CloneSettings {
-    pub id: Option<String>,
-    pub name: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
-impl serde::Serialize for CloneSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CloneSettings, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
-impl<'de> serde::Deserialize<'de> for CloneSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CloneSettings, ruckus_one_runtime::object::FieldError> {
-            let value = CloneSettings {
-                id: f.optional("id"),
-                name: f.required("name")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CloneSettings"))
-    }
-}
-#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
-impl CloneSettings {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String) -> Self {
-        Self {
-            id: None,
-            name,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
-)]
-/// Config backup view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ConfigBackupView {
-    pub id: Option<String>,
-    /// Format: date-time.
-    pub created_date: Option<String>,
-    pub name: Option<String>,
-    pub backup_id: Option<String>,
-    pub switch_id: Option<String>,
-    pub backup_type: Option<String>,
-    pub config: Option<String>,
-    pub status: Option<String>,
-    pub restore_status: Option<String>,
-    pub restore_timestamp: Option<String>,
-    pub failure_reason: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_config_backups_legacy/01.json).
-    pub backup_name: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
-)]
-impl serde::Serialize for ConfigBackupView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ConfigBackupView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("name", &v.name);
-            w.optional("backupId", &v.backup_id);
-            w.optional("switchId", &v.switch_id);
-            w.optional("backupType", &v.backup_type);
-            w.optional("config", &v.config);
-            w.optional("status", &v.status);
-            w.optional("restoreStatus", &v.restore_status);
-            w.optional("restoreTimestamp", &v.restore_timestamp);
-            w.optional("failureReason", &v.failure_reason);
-            w.optional("backupName", &v.backup_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
-)]
-impl<'de> serde::Deserialize<'de> for ConfigBackupView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackupView, ruckus_one_runtime::object::FieldError> {
-            let value = ConfigBackupView {
-                id: f.optional("id"),
-                created_date: f.optional("createdDate"),
-                name: f.optional("name"),
-                backup_id: f.optional("backupId"),
-                switch_id: f.optional("switchId"),
-                backup_type: f.optional("backupType"),
-                config: f.optional("config"),
-                status: f.optional("status"),
-                restore_status: f.optional("restoreStatus"),
-                restore_timestamp: f.optional("restoreTimestamp"),
-                failure_reason: f.optional("failureReason"),
-                backup_name: f.optional("backupName"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigBackupView"))
-    }
-}
-#[cfg(
-    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
-)]
-impl ConfigBackupView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            created_date: None,
-            name: None,
-            backup_id: None,
-            switch_id: None,
-            backup_type: None,
-            config: None,
-            status: None,
-            restore_status: None,
-            restore_timestamp: None,
-            failure_reason: None,
-            backup_name: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `createdDate`.
-    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
-        self.created_date = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `backupId`.
-    pub fn with_backup_id(mut self, value: impl Into<String>) -> Self {
-        self.backup_id = Some(value.into());
-        self
-    }
-    /// Sets `switchId`.
-    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
-        self.switch_id = Some(value.into());
-        self
-    }
-    /// Sets `backupType`.
-    pub fn with_backup_type(mut self, value: impl Into<String>) -> Self {
-        self.backup_type = Some(value.into());
-        self
-    }
-    /// Sets `config`.
-    pub fn with_config(mut self, value: impl Into<String>) -> Self {
-        self.config = Some(value.into());
-        self
-    }
-    /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<String>) -> Self {
-        self.status = Some(value.into());
-        self
-    }
-    /// Sets `restoreStatus`.
-    pub fn with_restore_status(mut self, value: impl Into<String>) -> Self {
-        self.restore_status = Some(value.into());
-        self
-    }
-    /// Sets `restoreTimestamp`.
-    pub fn with_restore_timestamp(mut self, value: impl Into<String>) -> Self {
-        self.restore_timestamp = Some(value.into());
-        self
-    }
-    /// Sets `failureReason`.
-    pub fn with_failure_reason(mut self, value: impl Into<String>) -> Self {
-        self.failure_reason = Some(value.into());
-        self
-    }
-    /// Sets `backupName`.
-    pub fn with_backup_name(mut self, value: impl Into<String>) -> Self {
-        self.backup_name = Some(value.into());
-        self
-    }
-}
-/// One error of a configuration operation.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ConfigurationError {
-    /// Service-prefixed code such as SWITCH-10434.
-    ///
-    /// Wire name `code`; `string`; optional.
-    /// Provenance: reference (Error bodies seen in practice).
-    pub code: Option<String>,
-    /// Provenance: reference (Error bodies seen in practice).
-    pub message: Option<String>,
-    pub reason: Option<String>,
-    pub suggestion: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for ConfigurationError {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ConfigurationError, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("code", &v.code);
-            w.optional("message", &v.message);
-            w.optional("reason", &v.reason);
-            w.optional("suggestion", &v.suggestion);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ConfigurationError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigurationError, ruckus_one_runtime::object::FieldError> {
-            let value = ConfigurationError {
-                code: f.optional("code"),
-                message: f.optional("message"),
-                reason: f.optional("reason"),
-                suggestion: f.optional("suggestion"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationError"))
-    }
-}
-impl ConfigurationError {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            code: None,
-            message: None,
-            reason: None,
-            suggestion: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `code`.
-    pub fn with_code(mut self, value: impl Into<String>) -> Self {
-        self.code = Some(value.into());
-        self
-    }
-    /// Sets `message`.
-    pub fn with_message(mut self, value: impl Into<String>) -> Self {
-        self.message = Some(value.into());
-        self
-    }
-    /// Sets `reason`.
-    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
-        self.reason = Some(value.into());
-        self
-    }
-    /// Sets `suggestion`.
-    pub fn with_suggestion(mut self, value: impl Into<String>) -> Self {
-        self.suggestion = Some(value.into());
-        self
-    }
-}
-/// Error body of configuration operations.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ConfigurationErrorBody {
-    /// Provenance: reference (Error bodies seen in practice).
-    pub request_id: Option<String>,
-    pub errors: Option<Vec<ConfigurationError>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for ConfigurationErrorBody {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationErrorBody,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("errors", &v.errors);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigurationErrorBody, ruckus_one_runtime::object::FieldError> {
-            let value = ConfigurationErrorBody {
-                request_id: f.optional("requestId"),
-                errors: f.optional("errors"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationErrorBody"))
-    }
-}
-impl ConfigurationErrorBody {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            request_id: None,
-            errors: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `requestId`.
-    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
-        self.request_id = Some(value.into());
-        self
-    }
-    /// Sets `errors`.
-    pub fn with_errors(mut self, value: impl Into<Vec<ConfigurationError>>) -> Self {
-        self.errors = Some(value.into());
+    pub fn with_n_320mhz(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.n_320mhz = Some(value.into());
         self
     }
 }

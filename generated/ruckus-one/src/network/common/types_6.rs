@@ -2,7 +2,116 @@
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio upper5 g hz settings, with the fields the official description lists.
+/// Venue ap radio settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRadioSettings {
+    pub radio_params24g: Option<VenueApRadio24GHzSettings>,
+    pub radio_params50g: Option<VenueApRadio5GHzSettings>,
+    pub radio_params6g: Option<VenueApRadio6GHzSettings>,
+    pub radio_params_dual5g: Option<VenueApRadioDual5GHzSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl serde::Serialize for VenueApRadioSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("radioParams24G", &v.radio_params24g);
+            w.optional("radioParams50G", &v.radio_params50g);
+            w.optional("radioParams6G", &v.radio_params6g);
+            w.optional("radioParamsDual5G", &v.radio_params_dual5g);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRadioSettings, ruckus_one_runtime::object::FieldError> {
+            let value = VenueApRadioSettings {
+                radio_params24g: f.optional("radioParams24G"),
+                radio_params50g: f.optional("radioParams50G"),
+                radio_params6g: f.optional("radioParams6G"),
+                radio_params_dual5g: f.optional("radioParamsDual5G"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettings"))
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl VenueApRadioSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            radio_params24g: None,
+            radio_params50g: None,
+            radio_params6g: None,
+            radio_params_dual5g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `radioParams24G`.
+    pub fn with_radio_params24g(
+        mut self,
+        value: impl Into<VenueApRadio24GHzSettings>,
+    ) -> Self {
+        self.radio_params24g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams50G`.
+    pub fn with_radio_params50g(
+        mut self,
+        value: impl Into<VenueApRadio5GHzSettings>,
+    ) -> Self {
+        self.radio_params50g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams6G`.
+    pub fn with_radio_params6g(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettings>,
+    ) -> Self {
+        self.radio_params6g = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsDual5G`.
+    pub fn with_radio_params_dual5g(
+        mut self,
+        value: impl Into<VenueApRadioDual5GHzSettings>,
+    ) -> Self {
+        self.radio_params_dual5g = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+/// Venue ap radio upper5GHz settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
 ///
@@ -10,12 +119,8 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioUpper5GHzSettings {
-    pub allowed_indoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    pub allowed_outdoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
+    pub allowed_indoor_channels: Option<Vec<Channel5GHz>>,
+    pub allowed_outdoor_channels: Option<Vec<Channel5GHz>>,
     /// Default: 33; format: int32; maximum: 100; minimum: 1.
     pub change_interval: Option<i64>,
     /// Default: AUTO.
@@ -105,7 +210,7 @@ impl VenueApRadioUpper5GHzSettings {
     /// Sets `allowedIndoorChannels`.
     pub fn with_allowed_indoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<Vec<Channel5GHz>>,
     ) -> Self {
         self.allowed_indoor_channels = Some(value.into());
         self
@@ -113,7 +218,7 @@ impl VenueApRadioUpper5GHzSettings {
     /// Sets `allowedOutdoorChannels`.
     pub fn with_allowed_outdoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<Vec<Channel5GHz>>,
     ) -> Self {
         self.allowed_outdoor_channels = Some(value.into());
         self
@@ -1869,8 +1974,8 @@ pub struct ViewmodelDevice {
     pub venue_name: Option<String>,
     pub ap_group_id: Option<String>,
     pub ap_group_name: Option<String>,
-    pub wlan_group24_g_id: Option<String>,
-    pub wlan_group5_g_id: Option<String>,
+    pub wlan_group24g_id: Option<String>,
+    pub wlan_group5g_id: Option<String>,
     pub wlan_groups: Option<Vec<WlanGroup>>,
     pub config_status: Option<String>,
     pub connection_status: Option<String>,
@@ -1949,8 +2054,8 @@ impl serde::Serialize for ViewmodelDevice {
             w.optional("venueName", &v.venue_name);
             w.optional("apGroupId", &v.ap_group_id);
             w.optional("apGroupName", &v.ap_group_name);
-            w.optional("wlanGroup24GId", &v.wlan_group24_g_id);
-            w.optional("wlanGroup5GId", &v.wlan_group5_g_id);
+            w.optional("wlanGroup24GId", &v.wlan_group24g_id);
+            w.optional("wlanGroup5GId", &v.wlan_group5g_id);
             w.optional("wlanGroups", &v.wlan_groups);
             w.optional("configStatus", &v.config_status);
             w.optional("connectionStatus", &v.connection_status);
@@ -2028,8 +2133,8 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
                 venue_name: f.optional("venueName"),
                 ap_group_id: f.optional("apGroupId"),
                 ap_group_name: f.optional("apGroupName"),
-                wlan_group24_g_id: f.optional("wlanGroup24GId"),
-                wlan_group5_g_id: f.optional("wlanGroup5GId"),
+                wlan_group24g_id: f.optional("wlanGroup24GId"),
+                wlan_group5g_id: f.optional("wlanGroup5GId"),
                 wlan_groups: f.optional("wlanGroups"),
                 config_status: f.optional("configStatus"),
                 connection_status: f.optional("connectionStatus"),
@@ -2105,8 +2210,8 @@ impl ViewmodelDevice {
             venue_name: None,
             ap_group_id: None,
             ap_group_name: None,
-            wlan_group24_g_id: None,
-            wlan_group5_g_id: None,
+            wlan_group24g_id: None,
+            wlan_group5g_id: None,
             wlan_groups: None,
             config_status: None,
             connection_status: None,
@@ -2232,13 +2337,13 @@ impl ViewmodelDevice {
         self
     }
     /// Sets `wlanGroup24GId`.
-    pub fn with_wlan_group24_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group24_g_id = Some(value.into());
+    pub fn with_wlan_group24g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group24g_id = Some(value.into());
         self
     }
     /// Sets `wlanGroup5GId`.
-    pub fn with_wlan_group5_g_id(mut self, value: impl Into<String>) -> Self {
-        self.wlan_group5_g_id = Some(value.into());
+    pub fn with_wlan_group5g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group5g_id = Some(value.into());
         self
     }
     /// Sets `wlanGroups`.
@@ -5942,11 +6047,11 @@ pub struct WifiWlanAdvancedCustomization {
     /// Default: false.
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// Default: false.
-    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    pub enable_multicast_downlink_rate_limiting6g: Option<bool>,
     /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// Default: false.
-    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    pub enable_multicast_uplink_rate_limiting6g: Option<bool>,
     /// Default: true.
     pub enable_neighbor_report: Option<bool>,
     /// Default: false.
@@ -6092,7 +6197,7 @@ impl serde::Serialize for WifiWlanAdvancedCustomization {
             );
             w.optional(
                 "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6_g,
+                &v.enable_multicast_downlink_rate_limiting6g,
             );
             w.optional(
                 "enableMulticastUplinkRateLimiting",
@@ -6100,7 +6205,7 @@ impl serde::Serialize for WifiWlanAdvancedCustomization {
             );
             w.optional(
                 "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6_g,
+                &v.enable_multicast_uplink_rate_limiting6g,
             );
             w.optional("enableNeighborReport", &v.enable_neighbor_report);
             w.optional(
@@ -6212,11 +6317,11 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomization {
                 enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
                     .optional("enableMulticastDownlinkRateLimiting"),
-                enable_multicast_downlink_rate_limiting6_g: f
+                enable_multicast_downlink_rate_limiting6g: f
                     .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
                     .optional("enableMulticastUplinkRateLimiting"),
-                enable_multicast_uplink_rate_limiting6_g: f
+                enable_multicast_uplink_rate_limiting6g: f
                     .optional("enableMulticastUplinkRateLimiting6G"),
                 enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
@@ -6303,9 +6408,9 @@ impl WifiWlanAdvancedCustomization {
             enable_gtk_rekey: None,
             enable_join_rssi_threshold: None,
             enable_multicast_downlink_rate_limiting: None,
-            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_downlink_rate_limiting6g: None,
             enable_multicast_uplink_rate_limiting: None,
-            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting6g: None,
             enable_neighbor_report: None,
             enable_optimized_connectivity_experience: None,
             enable_syslog: None,
@@ -6560,11 +6665,11 @@ impl WifiWlanAdvancedCustomization {
         self
     }
     /// Sets `enableMulticastDownlinkRateLimiting6G`.
-    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+    pub fn with_enable_multicast_downlink_rate_limiting6g(
         mut self,
         value: impl Into<bool>,
     ) -> Self {
-        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self.enable_multicast_downlink_rate_limiting6g = Some(value.into());
         self
     }
     /// Sets `enableMulticastUplinkRateLimiting`.
@@ -6576,11 +6681,11 @@ impl WifiWlanAdvancedCustomization {
         self
     }
     /// Sets `enableMulticastUplinkRateLimiting6G`.
-    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+    pub fn with_enable_multicast_uplink_rate_limiting6g(
         mut self,
         value: impl Into<bool>,
     ) -> Self {
-        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self.enable_multicast_uplink_rate_limiting6g = Some(value.into());
         self
     }
     /// Sets `enableNeighborReport`.
@@ -7697,9 +7802,9 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationPhyTypeConstraint {
 #[non_exhaustive]
 pub enum WlanRadioCustomizationRfBandUsage {
     /// `2.4GHZ`
-    V24ghz,
+    V24Ghz,
     /// `5.0GHZ`
-    V50ghz,
+    V50Ghz,
     /// `BOTH`
     Both,
     /// A value this version of the client does not know; kept as received.
@@ -7710,8 +7815,8 @@ impl WlanRadioCustomizationRfBandUsage {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::V24ghz => "2.4GHZ",
-            Self::V50ghz => "5.0GHZ",
+            Self::V24Ghz => "2.4GHZ",
+            Self::V50Ghz => "5.0GHZ",
             Self::Both => "BOTH",
             Self::Unknown(v) => v.as_str(),
         }
@@ -7721,8 +7826,8 @@ impl WlanRadioCustomizationRfBandUsage {
 impl From<&str> for WlanRadioCustomizationRfBandUsage {
     fn from(s: &str) -> Self {
         match s {
-            "2.4GHZ" => Self::V24ghz,
-            "5.0GHZ" => Self::V50ghz,
+            "2.4GHZ" => Self::V24Ghz,
+            "5.0GHZ" => Self::V50Ghz,
             "BOTH" => Self::Both,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))

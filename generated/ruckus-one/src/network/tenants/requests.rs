@@ -3325,8 +3325,8 @@ impl<'a> QueryAdmins<'a> {
     /// Include the delegated tenant IDs of each administrator.
     ///
     /// query parameter `withDelegatedECs`; `boolean`; default: true.
-    pub fn with_delegated_e_cs(mut self, with_delegated_e_cs: bool) -> Self {
-        self.req.query("withDelegatedECs", &with_delegated_e_cs);
+    pub fn with_delegated_ecs(mut self, with_delegated_ecs: bool) -> Self {
+        self.req.query("withDelegatedECs", &with_delegated_ecs);
         self
     }
     /// Selects the representation (media type) to send and accept.

@@ -1620,8 +1620,8 @@ pub struct AdminView {
     pub last_name: Option<String>,
     pub phone_number: Option<String>,
     pub role: String,
-    pub delegate_to_all_e_cs: Option<bool>,
-    pub delegated_e_cs: Option<Vec<String>>,
+    pub delegate_to_all_ecs: Option<bool>,
+    pub delegated_ecs: Option<Vec<String>>,
     pub detail_level: Option<DetailLevel>,
     pub authentication_id: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/01.json).
@@ -1642,8 +1642,8 @@ impl serde::Serialize for AdminView {
             w.optional("lastName", &v.last_name);
             w.optional("phoneNumber", &v.phone_number);
             w.field("role", &v.role);
-            w.optional("delegateToAllECs", &v.delegate_to_all_e_cs);
-            w.optional("delegatedECs", &v.delegated_e_cs);
+            w.optional("delegateToAllECs", &v.delegate_to_all_ecs);
+            w.optional("delegatedECs", &v.delegated_ecs);
             w.optional("detailLevel", &v.detail_level);
             w.optional("authenticationId", &v.authentication_id);
             w.optional("username", &v.username);
@@ -1669,8 +1669,8 @@ impl<'de> serde::Deserialize<'de> for AdminView {
                 last_name: f.optional("lastName"),
                 phone_number: f.optional("phoneNumber"),
                 role: f.required("role")?,
-                delegate_to_all_e_cs: f.optional("delegateToAllECs"),
-                delegated_e_cs: f.optional("delegatedECs"),
+                delegate_to_all_ecs: f.optional("delegateToAllECs"),
+                delegated_ecs: f.optional("delegatedECs"),
                 detail_level: f.optional("detailLevel"),
                 authentication_id: f.optional("authenticationId"),
                 username: f.optional("username"),
@@ -1694,8 +1694,8 @@ impl AdminView {
             last_name: None,
             phone_number: None,
             role,
-            delegate_to_all_e_cs: None,
-            delegated_e_cs: None,
+            delegate_to_all_ecs: None,
+            delegated_ecs: None,
             detail_level: None,
             authentication_id: None,
             username: None,
@@ -1728,13 +1728,13 @@ impl AdminView {
         self
     }
     /// Sets `delegateToAllECs`.
-    pub fn with_delegate_to_all_e_cs(mut self, value: impl Into<bool>) -> Self {
-        self.delegate_to_all_e_cs = Some(value.into());
+    pub fn with_delegate_to_all_ecs(mut self, value: impl Into<bool>) -> Self {
+        self.delegate_to_all_ecs = Some(value.into());
         self
     }
     /// Sets `delegatedECs`.
-    pub fn with_delegated_e_cs(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.delegated_e_cs = Some(value.into());
+    pub fn with_delegated_ecs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.delegated_ecs = Some(value.into());
         self
     }
     /// Sets `detailLevel`.

@@ -660,35 +660,35 @@ pub struct ApClientAdmissionControl {
     /// Whether admission control is on for 2.4 GHz.
     ///
     /// Wire name `enable24G`; `boolean`; optional.
-    pub enable24_g: Option<bool>,
+    pub enable24g: Option<bool>,
     /// Whether admission control is on for 5 GHz.
     ///
     /// Wire name `enable50G`; `boolean`; optional.
-    pub enable50_g: Option<bool>,
+    pub enable50g: Option<bool>,
     /// Maximum radio load on 2.4 GHz.
     ///
     /// Wire name `maxRadioLoad24G`; `integer`; optional.
-    pub max_radio_load24_g: Option<i64>,
+    pub max_radio_load24g: Option<i64>,
     /// Maximum radio load on 5 GHz.
     ///
     /// Wire name `maxRadioLoad50G`; `integer`; optional.
-    pub max_radio_load50_g: Option<i64>,
+    pub max_radio_load50g: Option<i64>,
     /// Minimum client count on 2.4 GHz.
     ///
     /// Wire name `minClientCount24G`; `integer`; optional.
-    pub min_client_count24_g: Option<i64>,
+    pub min_client_count24g: Option<i64>,
     /// Minimum client count on 5 GHz.
     ///
     /// Wire name `minClientCount50G`; `integer`; optional.
-    pub min_client_count50_g: Option<i64>,
+    pub min_client_count50g: Option<i64>,
     /// Minimum client throughput on 2.4 GHz.
     ///
     /// Wire name `minClientThroughput24G`; `integer`; optional.
-    pub min_client_throughput24_g: Option<i64>,
+    pub min_client_throughput24g: Option<i64>,
     /// Minimum client throughput on 5 GHz.
     ///
     /// Wire name `minClientThroughput50G`; `integer`; optional.
-    pub min_client_throughput50_g: Option<i64>,
+    pub min_client_throughput50g: Option<i64>,
     /// Whether the AP follows the venue setting.
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional.
@@ -705,14 +705,14 @@ impl serde::Serialize for ApClientAdmissionControl {
             v: &ApClientAdmissionControl,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("enable24G", &v.enable24_g);
-            w.optional("enable50G", &v.enable50_g);
-            w.optional("maxRadioLoad24G", &v.max_radio_load24_g);
-            w.optional("maxRadioLoad50G", &v.max_radio_load50_g);
-            w.optional("minClientCount24G", &v.min_client_count24_g);
-            w.optional("minClientCount50G", &v.min_client_count50_g);
-            w.optional("minClientThroughput24G", &v.min_client_throughput24_g);
-            w.optional("minClientThroughput50G", &v.min_client_throughput50_g);
+            w.optional("enable24G", &v.enable24g);
+            w.optional("enable50G", &v.enable50g);
+            w.optional("maxRadioLoad24G", &v.max_radio_load24g);
+            w.optional("maxRadioLoad50G", &v.max_radio_load50g);
+            w.optional("minClientCount24G", &v.min_client_count24g);
+            w.optional("minClientCount50G", &v.min_client_count50g);
+            w.optional("minClientThroughput24G", &v.min_client_throughput24g);
+            w.optional("minClientThroughput50G", &v.min_client_throughput50g);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
@@ -729,14 +729,14 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApClientAdmissionControl, ruckus_one_runtime::object::FieldError> {
             let value = ApClientAdmissionControl {
-                enable24_g: f.optional("enable24G"),
-                enable50_g: f.optional("enable50G"),
-                max_radio_load24_g: f.optional("maxRadioLoad24G"),
-                max_radio_load50_g: f.optional("maxRadioLoad50G"),
-                min_client_count24_g: f.optional("minClientCount24G"),
-                min_client_count50_g: f.optional("minClientCount50G"),
-                min_client_throughput24_g: f.optional("minClientThroughput24G"),
-                min_client_throughput50_g: f.optional("minClientThroughput50G"),
+                enable24g: f.optional("enable24G"),
+                enable50g: f.optional("enable50G"),
+                max_radio_load24g: f.optional("maxRadioLoad24G"),
+                max_radio_load50g: f.optional("maxRadioLoad50G"),
+                min_client_count24g: f.optional("minClientCount24G"),
+                min_client_count50g: f.optional("minClientCount50G"),
+                min_client_throughput24g: f.optional("minClientThroughput24G"),
+                min_client_throughput50g: f.optional("minClientThroughput50G"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
             };
@@ -751,56 +751,56 @@ impl ApClientAdmissionControl {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            enable24_g: None,
-            enable50_g: None,
-            max_radio_load24_g: None,
-            max_radio_load50_g: None,
-            min_client_count24_g: None,
-            min_client_count50_g: None,
-            min_client_throughput24_g: None,
-            min_client_throughput50_g: None,
+            enable24g: None,
+            enable50g: None,
+            max_radio_load24g: None,
+            max_radio_load50g: None,
+            min_client_count24g: None,
+            min_client_count50g: None,
+            min_client_throughput24g: None,
+            min_client_throughput50g: None,
             use_venue_settings: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `enable24G`.
-    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24_g = Some(value.into());
+    pub fn with_enable24g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24g = Some(value.into());
         self
     }
     /// Sets `enable50G`.
-    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50_g = Some(value.into());
+    pub fn with_enable50g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50g = Some(value.into());
         self
     }
     /// Sets `maxRadioLoad24G`.
-    pub fn with_max_radio_load24_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_radio_load24_g = Some(value.into());
+    pub fn with_max_radio_load24g(mut self, value: impl Into<i64>) -> Self {
+        self.max_radio_load24g = Some(value.into());
         self
     }
     /// Sets `maxRadioLoad50G`.
-    pub fn with_max_radio_load50_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_radio_load50_g = Some(value.into());
+    pub fn with_max_radio_load50g(mut self, value: impl Into<i64>) -> Self {
+        self.max_radio_load50g = Some(value.into());
         self
     }
     /// Sets `minClientCount24G`.
-    pub fn with_min_client_count24_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_count24_g = Some(value.into());
+    pub fn with_min_client_count24g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_count24g = Some(value.into());
         self
     }
     /// Sets `minClientCount50G`.
-    pub fn with_min_client_count50_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_count50_g = Some(value.into());
+    pub fn with_min_client_count50g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_count50g = Some(value.into());
         self
     }
     /// Sets `minClientThroughput24G`.
-    pub fn with_min_client_throughput24_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_throughput24_g = Some(value.into());
+    pub fn with_min_client_throughput24g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_throughput24g = Some(value.into());
         self
     }
     /// Sets `minClientThroughput50G`.
-    pub fn with_min_client_throughput50_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_throughput50_g = Some(value.into());
+    pub fn with_min_client_throughput50g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_throughput50g = Some(value.into());
         self
     }
     /// Sets `useVenueSettings`.
@@ -2834,9 +2834,9 @@ pub enum ApPacketActionCaptureInterface {
     /// `RADIO50`
     Radio50,
     /// `RADIO50UPPER`
-    Radio50upper,
+    Radio50Upper,
     /// `RADIO50LOWER`
-    Radio50lower,
+    Radio50Lower,
     /// `RADIO60`
     Radio60,
     /// `ETH0`
@@ -2864,8 +2864,8 @@ impl ApPacketActionCaptureInterface {
         match self {
             Self::Radio24 => "RADIO24",
             Self::Radio50 => "RADIO50",
-            Self::Radio50upper => "RADIO50UPPER",
-            Self::Radio50lower => "RADIO50LOWER",
+            Self::Radio50Upper => "RADIO50UPPER",
+            Self::Radio50Lower => "RADIO50LOWER",
             Self::Radio60 => "RADIO60",
             Self::Eth0 => "ETH0",
             Self::Eth1 => "ETH1",
@@ -2884,8 +2884,8 @@ impl From<&str> for ApPacketActionCaptureInterface {
         match s {
             "RADIO24" => Self::Radio24,
             "RADIO50" => Self::Radio50,
-            "RADIO50UPPER" => Self::Radio50upper,
-            "RADIO50LOWER" => Self::Radio50lower,
+            "RADIO50UPPER" => Self::Radio50Upper,
+            "RADIO50LOWER" => Self::Radio50Lower,
             "RADIO60" => Self::Radio60,
             "ETH0" => Self::Eth0,
             "ETH1" => Self::Eth1,
@@ -3267,17 +3267,17 @@ impl ApPictures {
 #[non_exhaustive]
 pub struct ApRfNeighbor {
     pub ap_mac: Option<String>,
-    pub channel24_g: Option<String>,
-    pub channel5_g: Option<String>,
-    pub channel6_g: Option<String>,
+    pub channel24g: Option<String>,
+    pub channel5g: Option<String>,
+    pub channel6g: Option<String>,
     /// Format: date-time.
     pub detected_time: Option<String>,
     pub device_name: Option<String>,
     pub ip: Option<String>,
     pub model: Option<String>,
-    pub snr24_g: Option<String>,
-    pub snr5_g: Option<String>,
-    pub snr6_g: Option<String>,
+    pub snr24g: Option<String>,
+    pub snr5g: Option<String>,
+    pub snr6g: Option<String>,
     pub status: Option<String>,
     pub venue_name: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_ap_neighbors/01.json).
@@ -3344,16 +3344,16 @@ impl serde::Serialize for ApRfNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApRfNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("apMac", &v.ap_mac);
-            w.optional("channel24G", &v.channel24_g);
-            w.optional("channel5G", &v.channel5_g);
-            w.optional("channel6G", &v.channel6_g);
+            w.optional("channel24G", &v.channel24g);
+            w.optional("channel5G", &v.channel5g);
+            w.optional("channel6G", &v.channel6g);
             w.optional("detectedTime", &v.detected_time);
             w.optional("deviceName", &v.device_name);
             w.optional("ip", &v.ip);
             w.optional("model", &v.model);
-            w.optional("snr24G", &v.snr24_g);
-            w.optional("snr5G", &v.snr5_g);
-            w.optional("snr6G", &v.snr6_g);
+            w.optional("snr24G", &v.snr24g);
+            w.optional("snr5G", &v.snr5g);
+            w.optional("snr6G", &v.snr6g);
             w.optional("status", &v.status);
             w.optional("venueName", &v.venue_name);
             w.optional("lldpAdv", &v.lldp_adv);
@@ -3399,16 +3399,16 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
         ) -> Result<ApRfNeighbor, ruckus_one_runtime::object::FieldError> {
             let value = ApRfNeighbor {
                 ap_mac: f.optional("apMac"),
-                channel24_g: f.optional("channel24G"),
-                channel5_g: f.optional("channel5G"),
-                channel6_g: f.optional("channel6G"),
+                channel24g: f.optional("channel24G"),
+                channel5g: f.optional("channel5G"),
+                channel6g: f.optional("channel6G"),
                 detected_time: f.optional("detectedTime"),
                 device_name: f.optional("deviceName"),
                 ip: f.optional("ip"),
                 model: f.optional("model"),
-                snr24_g: f.optional("snr24G"),
-                snr5_g: f.optional("snr5G"),
-                snr6_g: f.optional("snr6G"),
+                snr24g: f.optional("snr24G"),
+                snr5g: f.optional("snr5G"),
+                snr6g: f.optional("snr6G"),
                 status: f.optional("status"),
                 venue_name: f.optional("venueName"),
                 lldp_adv: f.optional("lldpAdv"),
@@ -3452,16 +3452,16 @@ impl ApRfNeighbor {
     pub fn new() -> Self {
         Self {
             ap_mac: None,
-            channel24_g: None,
-            channel5_g: None,
-            channel6_g: None,
+            channel24g: None,
+            channel5g: None,
+            channel6g: None,
             detected_time: None,
             device_name: None,
             ip: None,
             model: None,
-            snr24_g: None,
-            snr5_g: None,
-            snr6_g: None,
+            snr24g: None,
+            snr5g: None,
+            snr6g: None,
             status: None,
             venue_name: None,
             lldp_adv: None,
@@ -3500,18 +3500,18 @@ impl ApRfNeighbor {
         self
     }
     /// Sets `channel24G`.
-    pub fn with_channel24_g(mut self, value: impl Into<String>) -> Self {
-        self.channel24_g = Some(value.into());
+    pub fn with_channel24g(mut self, value: impl Into<String>) -> Self {
+        self.channel24g = Some(value.into());
         self
     }
     /// Sets `channel5G`.
-    pub fn with_channel5_g(mut self, value: impl Into<String>) -> Self {
-        self.channel5_g = Some(value.into());
+    pub fn with_channel5g(mut self, value: impl Into<String>) -> Self {
+        self.channel5g = Some(value.into());
         self
     }
     /// Sets `channel6G`.
-    pub fn with_channel6_g(mut self, value: impl Into<String>) -> Self {
-        self.channel6_g = Some(value.into());
+    pub fn with_channel6g(mut self, value: impl Into<String>) -> Self {
+        self.channel6g = Some(value.into());
         self
     }
     /// Sets `detectedTime`.
@@ -3535,18 +3535,18 @@ impl ApRfNeighbor {
         self
     }
     /// Sets `snr24G`.
-    pub fn with_snr24_g(mut self, value: impl Into<String>) -> Self {
-        self.snr24_g = Some(value.into());
+    pub fn with_snr24g(mut self, value: impl Into<String>) -> Self {
+        self.snr24g = Some(value.into());
         self
     }
     /// Sets `snr5G`.
-    pub fn with_snr5_g(mut self, value: impl Into<String>) -> Self {
-        self.snr5_g = Some(value.into());
+    pub fn with_snr5g(mut self, value: impl Into<String>) -> Self {
+        self.snr5g = Some(value.into());
         self
     }
     /// Sets `snr6G`.
-    pub fn with_snr6_g(mut self, value: impl Into<String>) -> Self {
-        self.snr6_g = Some(value.into());
+    pub fn with_snr6g(mut self, value: impl Into<String>) -> Self {
+        self.snr6g = Some(value.into());
         self
     }
     /// Sets `status`.
@@ -5721,8 +5721,8 @@ impl TrafficStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApAvailableLteBands {
-    pub band3_g: Option<Vec<String>>,
-    pub band4_g: Option<Vec<String>>,
+    pub band3g: Option<Vec<String>>,
+    pub band4g: Option<Vec<String>>,
     pub country_codes: Option<Vec<String>>,
     /// May be null.
     pub region: Option<super::common::LteBandLockChannelRegion>,
@@ -5738,8 +5738,8 @@ impl serde::Serialize for VenueApAvailableLteBands {
             v: &VenueApAvailableLteBands,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
-            w.optional("band3G", &v.band3_g);
-            w.optional("band4G", &v.band4_g);
+            w.optional("band3G", &v.band3g);
+            w.optional("band4G", &v.band4g);
             w.optional("countryCodes", &v.country_codes);
             w.field("region", &v.region);
             w.rest(&v.additional_fields);
@@ -5757,8 +5757,8 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApAvailableLteBands, ruckus_one_runtime::object::FieldError> {
             let value = VenueApAvailableLteBands {
-                band3_g: f.optional("band3G"),
-                band4_g: f.optional("band4G"),
+                band3g: f.optional("band3G"),
+                band4g: f.optional("band4G"),
                 country_codes: f.optional("countryCodes"),
                 region: f.optional("region"),
                 additional_fields: f.rest(),
@@ -5774,21 +5774,21 @@ impl VenueApAvailableLteBands {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            band3_g: None,
-            band4_g: None,
+            band3g: None,
+            band4g: None,
             country_codes: None,
             region: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `band3G`.
-    pub fn with_band3_g(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.band3_g = Some(value.into());
+    pub fn with_band3g(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.band3g = Some(value.into());
         self
     }
     /// Sets `band4G`.
-    pub fn with_band4_g(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.band4_g = Some(value.into());
+    pub fn with_band4g(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.band4g = Some(value.into());
         self
     }
     /// Sets `countryCodes`.
