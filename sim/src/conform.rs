@@ -72,7 +72,14 @@ impl<'a> Samples<'a> {
         }
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
             return match self.table.resolve(r) {
-                Some(target) => self.go(v, target, depth + 1),
+                Some(target) => {
+                    let out = self.go(v, target, depth + 1);
+                    // A `format` beside the reference constrains a sample string too.
+                    match (v, &out, s.get("format")) {
+                        (None, Value::String(_), Some(_)) => self.scalar("string", s),
+                        _ => out,
+                    }
+                }
                 None => v.cloned().unwrap_or(Value::Null),
             };
         }
