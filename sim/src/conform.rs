@@ -103,7 +103,7 @@ impl<'a> Samples<'a> {
             Some("object") => self.object(v, s, depth),
             Some("array") => self.array(v, s, depth),
             Some(t) => match v {
-                Some(x) if is_valid(self.table, x, schema) => x.clone(),
+                Some(x) if is_valid(self.table, x, schema) && fits_format(x, s) => x.clone(),
                 _ => self.scalar(t, s),
             },
             None if s.contains_key("properties") => self.object(v, s, depth),
@@ -439,5 +439,31 @@ fn with_tag(v: &mut Value, prop: &str, tag: &str) {
     if let Value::Object(m) = v {
         m.entry(prop.to_owned())
             .or_insert_with(|| Value::String(tag.to_owned()));
+    }
+}
+
+/// Whether a string answered fits its `format` where a client checks it (`uuid`, `date-time`):
+/// a value stored from a request the simulator did not check this way (a path parameter) is
+/// answered as a sample instead. Other values and formats fit.
+fn fits_format(v: &Value, s: &Map<String, Value>) -> bool {
+    let (Some(text), Some(format)) = (v.as_str(), s.get("format").and_then(Value::as_str)) else {
+        return true;
+    };
+    match format {
+        "uuid" => {
+            let parts: Vec<&str> = text.split('-').collect();
+            parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
+                && parts
+                    .iter()
+                    .all(|p| p.chars().all(|c| c.is_ascii_hexdigit()))
+        }
+        "date-time" => {
+            let b = text.as_bytes();
+            b.len() >= 20
+                && b[..4].iter().all(u8::is_ascii_digit)
+                && b[4] == b'-'
+                && b[10].eq_ignore_ascii_case(&b'T')
+        }
+        _ => true,
     }
 }
