@@ -4,8 +4,8 @@
 
 use crate::exit::{Exit, Failure};
 use crate::opts::Opts;
-use crate::store::{self, Profile, SecretPlace};
 use clap::ArgMatches;
+use ruckus_one_profiles::{SecretPlace, Store};
 use std::io::{BufRead, IsTerminal};
 
 pub fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
@@ -18,7 +18,8 @@ pub fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
 }
 
 fn login(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
-    let mut profile = store::profile(&opts.profile)?.unwrap_or_default();
+    let store = Store::from_env();
+    let mut profile = store.profile(&opts.profile)?.unwrap_or_default();
     let client_id = opts.client_id.clone().or(profile.client_id.clone());
     let Some(client_id) = client_id else {
         return Err(Failure::usage("auth login needs --client-id"));
@@ -30,18 +31,16 @@ fn login(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
         ));
     };
     let secret = read_secret(m.get_flag("secret-stdin"))?;
-    profile = Profile {
-        client_id: Some(client_id),
-        token_tenant: Some(token_tenant),
-        region: opts.region.clone().or(profile.region),
-        tenant: m
-            .get_one::<String>("default-tenant")
-            .cloned()
-            .or(profile.tenant),
-        base_url: opts.base_url.clone().or(profile.base_url),
-    };
-    store::save_profile(&opts.profile, &profile)?;
-    let (place, why) = store::store_secret(&opts.profile, &secret)?;
+    profile.client_id = Some(client_id);
+    profile.token_tenant = Some(token_tenant);
+    profile.region = opts.region.clone().or(profile.region);
+    profile.tenant = m
+        .get_one::<String>("default-tenant")
+        .cloned()
+        .or(profile.tenant);
+    profile.base_url = opts.base_url.clone().or(profile.base_url);
+    store.save_profile(&opts.profile, &profile)?;
+    let (place, why) = store.store_secret(&opts.profile, &secret)?;
     match place {
         SecretPlace::Keychain => eprintln!(
             "profile `{}` saved; secret in the OS keychain",
@@ -51,7 +50,7 @@ fn login(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
             "profile `{}` saved; the keychain is not available ({}), so the secret is in {} (mode 0600)",
             opts.profile,
             why.unwrap_or_default(),
-            store::secrets_path().display()
+            store.secrets_path().display()
         ),
     }
     Ok(())
@@ -76,15 +75,16 @@ fn read_secret(from_stdin: bool) -> Result<String, Failure> {
 }
 
 fn status(opts: &Opts) -> Result<(), Failure> {
-    let profile = store::profile(&opts.profile)?;
+    let store = Store::from_env();
+    let profile = store.profile(&opts.profile)?;
     let from_env = std::env::var(ruckus_one_runtime::env::CLIENT_SECRET).is_ok();
     let secret = if from_env {
         "environment (RUCKUS_CLIENT_SECRET)".to_owned()
     } else {
-        match store::secret(&opts.profile)? {
+        match store.secret(&opts.profile)? {
             Some((_, SecretPlace::Keychain)) => "OS keychain".to_owned(),
             Some((_, SecretPlace::File)) => {
-                format!("{} (mode 0600)", store::secrets_path().display())
+                format!("{} (mode 0600)", store.secrets_path().display())
             }
             None => "none".to_owned(),
         }
@@ -92,7 +92,7 @@ fn status(opts: &Opts) -> Result<(), Failure> {
     let p = profile.clone().unwrap_or_default();
     let v = serde_json::json!({
         "profile": opts.profile,
-        "config_file": store::config_path().display().to_string(),
+        "config_file": store.config_path().display().to_string(),
         "saved": profile.is_some(),
         "client_id": opts.client_id.clone().or(std::env::var(ruckus_one_runtime::env::CLIENT_ID).ok()).or(p.client_id),
         "token_tenant": opts.token_tenant.clone().or(std::env::var(ruckus_one_runtime::env::TENANT_ID).ok()).or(p.token_tenant),
@@ -111,8 +111,9 @@ fn status(opts: &Opts) -> Result<(), Failure> {
 }
 
 fn logout(opts: &Opts) -> Result<(), Failure> {
-    let secret = store::remove_secret(&opts.profile)?;
-    let profile = store::remove_profile(&opts.profile)?;
+    let store = Store::from_env();
+    let secret = store.remove_secret(&opts.profile)?;
+    let profile = store.remove_profile(&opts.profile)?;
     if !secret && !profile {
         return Err(Failure::new(
             Exit::Auth,

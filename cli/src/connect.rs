@@ -1,11 +1,12 @@
 //! The client every call goes through: credentials from the flags, then the environment
-//! (`RUCKUS_*`, read as the client reads them), then the keychain, then the config file; or,
+//! (`RUCKUS_*`, read as the client reads them), then the stored profile and its secret
+//! (`ruckus-one-profiles`: the keychain, else the 0600 file); or,
 //! with `--local`, the simulator started in process with its own credentials.
 
 use crate::exit::{Exit, Failure};
 use crate::opts::Opts;
-use crate::store;
-use ruckus_one_runtime::{Client, Config, Credentials, env};
+use ruckus_one_profiles::{Error as ProfileError, Overrides, Store, resolve};
+use ruckus_one_runtime::{Client, Config, Credentials};
 use ruckus_one_sim::{Seed, SimConfig, Simulator};
 use std::time::Duration;
 
@@ -49,49 +50,26 @@ pub async fn connect(opts: &Opts) -> Result<Connection, Failure> {
             _sim: Some(sim),
         });
     }
-    let profile = store::profile(&opts.profile)?.unwrap_or_default();
-    let stored_secret = match std::env::var(env::CLIENT_SECRET) {
-        Ok(_) => None,
-        Err(_) => store::secret(&opts.profile)?.map(|(s, _)| s),
-    };
-    let base_url = opts
-        .base_url
-        .clone()
-        .or_else(|| std::env::var(env::BASE_URL).ok())
-        .or(profile.base_url.clone());
-    let var = |name: &str| -> Option<String> {
-        let from_env = || std::env::var(name).ok();
-        match name {
-            n if n == env::CLIENT_ID => opts
-                .client_id
-                .clone()
-                .or_else(from_env)
-                .or(profile.client_id.clone()),
-            n if n == env::CLIENT_SECRET => from_env().or(stored_secret.clone()),
-            n if n == env::TENANT_ID => opts
-                .token_tenant
-                .clone()
-                .or_else(from_env)
-                .or(profile.token_tenant.clone()),
-            n if n == env::REGION => opts
-                .region
-                .clone()
-                .or_else(from_env)
-                .or(profile.region.clone()),
-            n if n == env::BASE_URL => base_url.clone(),
-            _ => from_env(),
-        }
-    };
-    let config = Config::from_vars(var).map_err(|e| {
-        Failure::new(
+    let mut overrides = Overrides::default();
+    overrides.client_id = opts.client_id.clone();
+    overrides.token_tenant = opts.token_tenant.clone();
+    overrides.region = opts.region.clone();
+    overrides.base_url = opts.base_url.clone();
+    let resolved = resolve(&Store::from_env(), &opts.profile, &overrides, |name| {
+        std::env::var(name).ok()
+    })
+    .map_err(|e| match e {
+        ProfileError::Config(e) => Failure::new(
             Exit::Auth,
             format!("{e} (set it, pass a flag, or run `ruckus auth login`; `--local` needs none)"),
-        )
+        ),
+        other => other.into(),
     })?;
+    let config = resolved.config;
     let client = Client::new(config, auth)?;
     let mut opts = opts.clone();
     if opts.tenant.is_none() {
-        opts.tenant = profile.tenant.clone();
+        opts.tenant = resolved.tenant;
     }
     Ok(Connection {
         client: with_tenant(client, &opts)?,

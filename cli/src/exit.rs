@@ -135,6 +135,17 @@ impl From<Error> for Failure {
     }
 }
 
+impl From<ruckus_one_profiles::Error> for Failure {
+    fn from(e: ruckus_one_profiles::Error) -> Failure {
+        match e {
+            ruckus_one_profiles::Error::Config(e) => e.into(),
+            // A file of the store the user can fix.
+            ruckus_one_profiles::Error::Malformed { .. } => Failure::usage(e.to_string()),
+            _ => Failure::other(e.to_string()),
+        }
+    }
+}
+
 /// The exit class of a runtime error.
 pub fn class_of(e: &Error) -> Exit {
     match e {

@@ -24,7 +24,6 @@ mod request;
 mod run;
 mod run_api;
 mod schema;
-mod store;
 mod table;
 mod tree;
 

@@ -49,7 +49,7 @@ pub fn globals() -> Vec<Arg> {
         flag("all-customers", "Run the command for every customer of the MSP account"),
         value("concurrency", "Customers worked on at once with --tenants/--all-customers (default 8)")
             .value_parser(clap::value_parser!(usize)),
-        value("profile", "Named profile of the config file (default: `default`)"),
+        value("profile", "Named profile of the config file (default: `default`)").env("RUCKUS_PROFILE"),
         value("region", "Region: na, eu or asia (overrides the profile)"),
         value("client-id", "Application client id (overrides environment and profile)"),
         value("token-tenant", "Tenant id that owns the application token (overrides environment and profile)"),

@@ -1,7 +1,9 @@
 //! The runtime client the server calls through: against the in-process simulator
-//! (`--local`), or with the credentials of the environment or the keychain. Credentials stay
-//! inside the client: nothing here shows them.
+//! (`--local`), or with the credentials of the environment or of a saved profile (shared with
+//! the command line: `ruckus-one-profiles`). Credentials stay inside the client: nothing here
+//! shows them.
 
+use ruckus_one_profiles::{Overrides, Store, resolve};
 use ruckus_one_runtime::{Client, Config, Credentials};
 use ruckus_one_sim::{SimConfig, Simulator};
 
@@ -43,26 +45,25 @@ pub fn of_simulator(sim: Simulator) -> Result<Connection, String> {
     })
 }
 
-/// A client with the settings of the environment (`RUCKUS_CLIENT_ID`, `RUCKUS_CLIENT_SECRET`,
-/// `RUCKUS_TENANT_ID`, `RUCKUS_REGION`, `RUCKUS_BASE_URL`, as the runtime reads them), else of
-/// the keychain.
-pub fn from_environment() -> Result<Connection, String> {
-    let config = match Config::from_env() {
-        Ok(config) => config,
-        Err(env_error) => keychain_config()?.ok_or_else(|| {
-            format!("{env_error} (and no credential in the keychain); or run with --local")
-        })?,
-    };
-    let client =
-        Client::new(config.user_agent(USER_AGENT), ops::auth()?).map_err(|e| e.to_string())?;
-    Ok(Connection {
+/// A client with the credentials the command line would use: each setting from the
+/// environment (`RUCKUS_CLIENT_ID`, `RUCKUS_CLIENT_SECRET`, `RUCKUS_TENANT_ID`, `RUCKUS_REGION`,
+/// `RUCKUS_BASE_URL`, as the runtime reads them), else from the profile `profile` saved by
+/// `ruckus auth login` (its secret in the OS keychain or the 0600 secrets file). Returns the
+/// client and the tenant that owns the token. The profile's default tenant is not used: a
+/// call acts for the token's tenant unless it names a customer (checked against the
+/// allow-list).
+pub fn from_profile(store: &Store, profile: &str) -> Result<(Connection, String), String> {
+    let resolved = resolve(store, profile, &Overrides::default(), |name| {
+        std::env::var(name).ok()
+    })
+    .map_err(|e| {
+        format!("{e} (set the variable, or save profile `{profile}` with `ruckus auth login`); or run with --local")
+    })?;
+    let config = resolved.config.user_agent(USER_AGENT);
+    let client = Client::new(config, ops::auth()?).map_err(|e| e.to_string())?;
+    let connection = Connection {
         client,
         local: None,
-    })
-}
-
-/// The seam for the command line's profile and keychain store: the settings of the default
-/// profile when one is stored. Not connected yet: always `None`.
-pub fn keychain_config() -> Result<Option<Config>, String> {
-    Ok(None)
+    };
+    Ok((connection, resolved.token_tenant))
 }

@@ -3,6 +3,7 @@
 use clap::Parser;
 use ruckus_one_mcp::policy::{self, Policy};
 use ruckus_one_mcp::{Server, connect};
+use ruckus_one_profiles::Store;
 
 /// An MCP server over the RUCKUS One APIs. Read-only unless told otherwise.
 #[derive(Debug, Parser)]
@@ -20,6 +21,10 @@ struct Args {
     /// Act only for these customer tenant ids, comma-separated (also RUCKUS_MCP_TENANTS).
     #[arg(long, value_name = "ID,ID")]
     tenants: Option<String>,
+    /// The saved profile (`ruckus auth login`) whose credentials are used where the
+    /// environment sets none.
+    #[arg(long, env = "RUCKUS_PROFILE", default_value = "default")]
+    profile: String,
     /// Serve streamable HTTP on 127.0.0.1:PORT instead of standard input and output.
     #[arg(long, value_name = "PORT")]
     http: Option<u16>,
@@ -64,9 +69,8 @@ async fn run(args: Args) -> Result<(), String> {
             Ok((connection, own))
         })
     } else {
-        let connection = connect::from_environment()?;
-        let own = std::env::var(ruckus_one_runtime::env::TENANT_ID).ok();
-        Server::start(policy, async move { Ok((connection, own)) })
+        let (connection, own) = connect::from_profile(&Store::from_env(), &args.profile)?;
+        Server::start(policy, async move { Ok((connection, Some(own))) })
     };
     match args.http {
         Some(port) => ruckus_one_mcp::serve_http(server, port).await,

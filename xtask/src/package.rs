@@ -18,11 +18,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The packages published to crates.io.
-pub const PACKAGES: [&str; 6] = [
+pub const PACKAGES: [&str; 7] = [
     "ruckus-one-runtime",
     "ruckus-one",
     "ruckus-one-catalog",
     "ruckus-one-sim",
+    "ruckus-one-profiles",
     "ruckus-one-mcp",
     "ruckus-one-cli",
 ];

@@ -23,6 +23,7 @@ const DIRS: &[&str] = &[
     "sim/src",
     "mcp/src",
     "cli/src",
+    "profiles/src",
     "tests/src",
     "benches/src",
     "benches/stats/src",

@@ -1,0 +1,39 @@
+//! What can go wrong reading or writing the profile store, or building a configuration from it.
+
+use std::path::PathBuf;
+
+/// An error of the profile store. Never carries a secret.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file of the store is not what it should be (its path and what is wrong).
+    Malformed { path: PathBuf, problem: String },
+    /// A file of the store cannot be read or written.
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The settings found do not make a configuration (a value missing or invalid).
+    Config(ruckus_one_runtime::Error),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Malformed { path, problem } => write!(f, "{}: {problem}", path.display()),
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            // The runtime's Display redacts secrets.
+            Error::Config(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            Error::Config(e) => Some(e),
+            Error::Malformed { .. } => None,
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! One order for finding credentials: the caller's overrides, then the environment, then the
+//! stored profile and its secret.
+
+use crate::{Error, Store};
+use ruckus_one_runtime::{Config, env};
+
+/// Values the caller was given directly (command-line flags); each wins over the environment
+/// and the profile. There is no secret here: a secret is never taken from a flag.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Overrides {
+    pub client_id: Option<String>,
+    pub token_tenant: Option<String>,
+    pub region: Option<String>,
+    pub base_url: Option<String>,
+}
+
+/// A configuration and what the profile adds to it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Resolved {
+    pub config: Config,
+    /// The tenant that owns the token, from wherever it came.
+    pub token_tenant: String,
+    /// The profile's default tenant to act for, if it names one.
+    pub tenant: Option<String>,
+}
+
+/// The configuration for `profile`: each setting from `overrides`, else from `vars` (the
+/// environment: `|name| std::env::var(name).ok()`), else from the stored profile; the client
+/// secret from `RUCKUS_CLIENT_SECRET`, else the keychain, else the secrets file.
+pub fn resolve(
+    store: &Store,
+    profile: &str,
+    overrides: &Overrides,
+    vars: impl Fn(&str) -> Option<String>,
+) -> Result<Resolved, Error> {
+    let stored = store.profile(profile)?.unwrap_or_default();
+    let stored_secret = match vars(env::CLIENT_SECRET) {
+        Some(_) => None,
+        None => store.secret(profile)?.map(|(secret, _)| secret),
+    };
+    let pick = |given: &Option<String>, name: &str, saved: &Option<String>| {
+        given
+            .clone()
+            .or_else(|| vars(name))
+            .or_else(|| saved.clone())
+    };
+    let client_id = pick(&overrides.client_id, env::CLIENT_ID, &stored.client_id);
+    let token_tenant = pick(
+        &overrides.token_tenant,
+        env::TENANT_ID,
+        &stored.token_tenant,
+    );
+    let region = pick(&overrides.region, env::REGION, &stored.region);
+    let base_url = pick(&overrides.base_url, env::BASE_URL, &stored.base_url);
+    let config = Config::from_vars(|name| match name {
+        n if n == env::CLIENT_ID => client_id.clone(),
+        n if n == env::CLIENT_SECRET => vars(n).or_else(|| stored_secret.clone()),
+        n if n == env::TENANT_ID => token_tenant.clone(),
+        n if n == env::REGION => region.clone(),
+        n if n == env::BASE_URL => base_url.clone(),
+        other => vars(other),
+    })
+    .map_err(Error::Config)?;
+    Ok(Resolved {
+        config,
+        // `from_vars` refused a configuration without it.
+        token_tenant: token_tenant.unwrap_or_default(),
+        tenant: stored.tenant,
+    })
+}
