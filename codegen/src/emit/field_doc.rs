@@ -11,7 +11,11 @@ use crate::ir::FieldIr;
 /// what the Rust signature does not say (nullability, redaction, constraints, deprecation, a
 /// provenance of its own) on one line, or no doc at all; the wire name is in the serde code.
 pub(super) fn field_doc(f: &FieldIr) -> Vec<String> {
-    let Some(description) = f.description.as_deref().filter(|d| !d.trim().is_empty()) else {
+    let Some(description) = f
+        .description
+        .as_deref()
+        .filter(|d| !d.trim().is_empty() && !restates_name(d, &f.wire))
+    else {
         return bare_field_doc(f);
     };
     let mut lines = vec![prose(description), String::new()];
@@ -30,6 +34,20 @@ pub(super) fn field_doc(f: &FieldIr) -> Vec<String> {
         lines.push(provenance_line(p));
     }
     lines
+}
+
+/// Whether `description` only says the field's name again ("City." for `city`, "First name."
+/// for `firstName`): its words, articles aside, are the wire name's words. Such a description
+/// counts as none.
+fn restates_name(description: &str, wire: &str) -> bool {
+    const ARTICLES: [&str; 3] = ["the", "a", "an"];
+    let said: Vec<String> = description
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .filter(|w| !ARTICLES.contains(&w.as_str()))
+        .collect();
+    !said.is_empty() && said == crate::names::words(wire)
 }
 
 /// What a field's Rust type does not say: null on the wire, redaction, constraints.
@@ -76,5 +94,20 @@ fn bare_field_doc(f: &FieldIr) -> Vec<String> {
         Vec::new()
     } else {
         vec![line]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::restates_name;
+
+    #[test]
+    fn a_description_that_only_names_the_field_restates_it() {
+        assert!(restates_name("City.", "city"));
+        assert!(restates_name("The first name.", "firstName"));
+        assert!(restates_name("Country code", "country_code"));
+        assert!(!restates_name("Name of the venue.", "name"));
+        assert!(!restates_name("Latitude, in degrees.", "latitude"));
+        assert!(!restates_name("", "city"));
     }
 }
