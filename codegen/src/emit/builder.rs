@@ -153,16 +153,15 @@ fn version_enum(op: &OpIr) -> Option<(TokenStream, TokenStream)> {
 /// The builder struct with its documentation.
 fn builder_struct(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
     let builder = ident(&op.builder);
-    let builder_doc = doc(&[
-        format!(
-            "Request builder for `{}::{}` ({}).",
-            home.handler.as_deref().unwrap_or(&api.client),
-            op.id,
-            prose(&op.name)
-        ),
-        String::new(),
-        "Set optional parameters with its methods, then call `send`.".into(),
-    ]);
+    let mut lines = vec![format!(
+        "Request builder for `{}::{}` ({}).",
+        home.handler.as_deref().unwrap_or(&api.client),
+        op.id,
+        prose(&op.name)
+    )];
+    lines.push(String::new());
+    lines.extend(builder_methods_doc(op, api, &home.name));
+    let builder_doc = doc(&lines);
     quote! {
         #builder_doc
         #[must_use = "a request does nothing until `send` is awaited"]
@@ -170,6 +169,44 @@ fn builder_struct(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
             req: ruckus_one_runtime::Request<'a>,
         }
     }
+}
+
+/// What a builder's methods are, by what they do: the optional parameters it sets (when the
+/// operation has any), the per-call settings, and how it is sent.
+fn builder_methods_doc(op: &OpIr, api: &ApiIr, area: &str) -> Vec<String> {
+    let list = |names: Vec<String>| {
+        names
+            .iter()
+            .map(|n| format!("[{}](Self::{n})", code(n)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut optional: Vec<String> = query_and_header_params(op)
+        .filter(|(p, _)| !p.required)
+        .map(|(p, _)| p.rust.clone())
+        .collect();
+    if op.request.as_ref().is_some_and(|b| !b.required) && body_arg(op, area).is_some() {
+        optional.push("body".into());
+    }
+    let mut settings = vec!["tenant".to_owned()];
+    if op.version_enum.is_some() {
+        settings.push("version".into());
+    }
+    settings.extend(["timeout".into(), "retry".into()]);
+    let mut sends = vec!["send".to_owned(), "send_with_response".into()];
+    if waiter(op, api, area).is_some() && api.activity().is_some() {
+        sends.push("send_and_wait".into());
+    }
+    if op.pagination.is_some() && op.success.kind == ResponseKind::Json {
+        sends.extend(["pages".into(), "items".into()]);
+    }
+    let mut lines = Vec::new();
+    if !optional.is_empty() {
+        lines.push(format!("Optional parameters: {}.", list(optional)));
+    }
+    lines.push(format!("For this call only: {}.", list(settings)));
+    lines.push(format!("Then one of: {}.", list(sends)));
+    lines
 }
 
 /// The builder's methods: tenant, the setters, paging, timeout and retry, the send methods.
