@@ -350,7 +350,9 @@ fn yes(b: bool) -> &'static str {
 
 fn type_section(s: &mut String, t: &TypeIr) {
     let _ = writeln!(s, "\n### `{}`\n", t.name);
-    let _ = writeln!(s, "{}\n", prose(&t.description));
+    if !t.description.is_empty() {
+        let _ = writeln!(s, "{}\n", prose(&t.description));
+    }
     if let Some(origin) = &t.origin {
         let _ = writeln!(
             s,

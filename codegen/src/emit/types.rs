@@ -42,15 +42,17 @@ pub const RESERVED_TYPE_NAMES: &[&str] = &[
 
 /// The items of one named type of `api`.
 pub fn emit_type(t: &TypeIr, area: &str, api: &ApiIr) -> TokenStream {
-    let mut lines = vec![prose(&t.description)];
+    let mut lines = Vec::new();
+    if !t.description.is_empty() {
+        lines.extend([prose(&t.description), String::new()]);
+    }
     if let Some(origin) = &t.origin {
-        lines.push(String::new());
         lines.push(format!(
             "Shown inline by the document; named {} by the generator.",
             code(origin)
         ));
+        lines.push(String::new());
     }
-    lines.push(String::new());
     lines.push(provenance_line(&t.provenance));
     let name = ident(&t.name);
     match &t.kind {

@@ -10,6 +10,9 @@ use super::*;
 pub struct TypeDef {
     /// PascalCase type name, unique within the API.
     pub name: String,
+    /// What the type is, in the project's words. Required of curated types; an imported type
+    /// goes without one unless it has something to say (its provenance names its schema).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<String>,

@@ -36,6 +36,15 @@ impl Validator {
         inl: &mut Inline<'_>,
     ) -> Option<TypeIr> {
         let provenance = self.provenance(at, t.provenance.as_deref());
+        if t.description.trim().is_empty() && t.origin.is_none() {
+            self.err(
+                at,
+                format!(
+                    "type `{}` needs a `description` (only imported types may go without)",
+                    t.name
+                ),
+            );
+        }
         let given = [
             t.fields.is_some(),
             t.values.is_some(),

@@ -2,7 +2,6 @@
 //! writing them all or nothing.
 
 use super::convert::{Draft, DraftField, Kind};
-use super::naming;
 use ruckus_codegen::spec::{
     Addition, EnumValue, Field, ImportedArea, Operation, TypeDef, TypeExpr, Union, UnionVariant,
 };
@@ -17,21 +16,20 @@ pub const PREAMBLE: &str = "\
 # `cargo xtask check` fails when this file differs from what the import would write.
 ";
 
-/// A draft as a spec type: its own one-line description (never the vendor's prose), the
-/// schema it came from as `reference:` provenance.
+/// A draft as a spec type, the schema it came from as `reference:` provenance. A description
+/// only where it says what the name and the provenance do not (how a union's kinds are told
+/// apart); never the vendor's prose.
 pub fn type_def(d: &Draft) -> TypeDef {
-    let human = naming::human(&d.name);
     let description = match &d.kind {
-        Kind::Object(_) => format!("{human}, with the fields the official description lists."),
-        Kind::Enum(_) => format!("{human}: the values the official description lists."),
+        Kind::Object(_) | Kind::Enum(_) => String::new(),
         Kind::Union {
             discriminator: Some(field),
             ..
         } => format!(
-            "{human}: one of several kinds, told apart by the `{field}` field (its values as the \
+            "One of several kinds, told apart by the `{field}` field (its values as the \
              description's discriminator maps them; without a mapping, the variant schemas' names)."
         ),
-        Kind::Union { .. } => format!("{human}: one of several shapes."),
+        Kind::Union { .. } => "One of several shapes, with no field that tells them apart.".into(),
     };
     let mut t = TypeDef {
         name: d.name.clone(),

@@ -331,7 +331,8 @@ static LIST_APPLICATION_TOKENS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `ApplicationTokensClient::list_application_tokens` (List Application Tokens).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationTokens<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -388,7 +389,8 @@ static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `ApplicationTokensClient::create_application_token` (Create Application Token).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateApplicationToken<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -445,7 +447,8 @@ static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `ApplicationTokensClient::delete_application_token` (Delete Application Token).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApplicationToken<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -502,7 +505,8 @@ static GET_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `ApplicationTokensClient::get_application_token` (Get Application Token).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationToken<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -559,7 +563,8 @@ static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Request builder for `ApplicationTokensClient::rotate_application_token_secret` (Rotate Secret).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RotateApplicationTokenSecret<'a> {
     req: ruckus_one_runtime::Request<'a>,

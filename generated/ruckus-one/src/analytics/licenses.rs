@@ -1043,7 +1043,8 @@ static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `LicensesClient::query_licenses_and_hierarchy` (Query Licenses and Hierarchy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryLicensesAndHierarchy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1100,7 +1101,8 @@ static LIST_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Request builder for `LicensesClient::list_licenses` (List Licenses).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListLicenses<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1157,7 +1159,8 @@ static REFRESH_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `LicensesClient::refresh_licenses` (Refresh Licenses).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RefreshLicenses<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1214,7 +1217,8 @@ static DELETE_ORPHANED_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `LicensesClient::delete_orphaned_aps` (Delete Orphaned APs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteOrphanedAps<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1271,7 +1275,8 @@ static GET_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Request builder for `LicensesClient::get_license` (Get License).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLicense<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1323,7 +1328,8 @@ static UPDATE_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `LicensesClient::update_license` (Update License).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateLicense<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -456,7 +456,8 @@ static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `OnboardedSystemsClient::list_onboarded_systems` (List Onboarded Systems).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListOnboardedSystems<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -513,7 +514,8 @@ static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `OnboardedSystemsClient::delete_onboarded_system` (Delete Onboarded System).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteOnboardedSystem<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -570,7 +572,8 @@ static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `OnboardedSystemsClient::get_onboarded_system` (Get Onboarded System).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetOnboardedSystem<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -440,7 +440,8 @@ static LIST_RESOURCE_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `ResourceGroupsClient::list_resource_groups` (List Resource Group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListResourceGroups<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -497,7 +498,8 @@ static CREATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `ResourceGroupsClient::create_resource_group` (Create Resource Group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateResourceGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -554,7 +556,8 @@ static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `ResourceGroupsClient::query_resource_group_filters` (Query Resource Group Filters).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryResourceGroupFilters<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -611,7 +614,8 @@ static GET_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Request builder for `ResourceGroupsClient::get_resource_group` (Get Resource Group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetResourceGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -668,7 +672,8 @@ static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `ResourceGroupsClient::update_resource_group` (Update Resource Group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateResourceGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -1639,7 +1639,8 @@ static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `SchedulesClient::retry_failed_report_schedules` (Retry a Failed Report Schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RetryFailedReportSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1696,7 +1697,8 @@ static DELETE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `SchedulesClient::delete_schedules` (Delete Schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1753,7 +1755,9 @@ static LIST_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `SchedulesClient::list_schedules` (List Schedules).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`status`](Self::status).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1817,7 +1821,8 @@ static CREATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Request builder for `SchedulesClient::create_schedule` (Create Schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSchedule<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1874,7 +1879,8 @@ static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Request builder for `SchedulesClient::get_schedule_execution_logs` (Get schedule execution logs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetScheduleExecutionLogs<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1931,7 +1937,8 @@ static GET_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Request builder for `SchedulesClient::get_schedule` (Get Schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSchedule<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1986,7 +1993,8 @@ static UPDATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Request builder for `SchedulesClient::update_schedule` (Update Schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSchedule<'a> {
     req: ruckus_one_runtime::Request<'a>,

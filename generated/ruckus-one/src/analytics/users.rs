@@ -331,13 +331,7 @@ impl InvitedUser {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct InviterUser {
-    /// First name.
-    ///
-    /// Wire name `firstName`; `string`; optional.
     pub first_name: Option<String>,
-    /// Last name.
-    ///
-    /// Wire name `lastName`; `string`; optional.
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -460,13 +454,7 @@ pub struct User {
     ///
     /// Wire name `id`; `string`; optional.
     pub id: Option<String>,
-    /// First name.
-    ///
-    /// Wire name `firstName`; `string`; optional.
     pub first_name: Option<String>,
-    /// Last name.
-    ///
-    /// Wire name `lastName`; `string`; optional.
     pub last_name: Option<String>,
     /// Email address.
     ///
@@ -681,13 +669,7 @@ pub struct UserListItem {
     ///
     /// Wire name `id`; `string`; optional.
     pub id: Option<String>,
-    /// First name.
-    ///
-    /// Wire name `firstName`; `string`; optional.
     pub first_name: Option<String>,
-    /// Last name.
-    ///
-    /// Wire name `lastName`; `string`; optional.
     pub last_name: Option<String>,
     /// Email address.
     ///
@@ -1186,7 +1168,8 @@ static DELETE_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Request builder for `UsersClient::delete_users` (Delete User).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1243,7 +1226,8 @@ static LIST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
 };
 /// Request builder for `UsersClient::list_users` (List Users).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1300,7 +1284,8 @@ static ADD_INTERNAL_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `UsersClient::add_internal_user` (Add Internal User).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddInternalUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1352,7 +1337,8 @@ static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `UsersClient::invite_third_party_user` (Invite Third Party User).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct InviteThirdPartyUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1409,7 +1395,8 @@ static LIST_INTERNAL_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `UsersClient::list_internal_users` (List Internal Users).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListInternalUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1466,7 +1453,8 @@ static UPDATE_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Request builder for `UsersClient::update_user` (Update User).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUser<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! Access control profiles and the policies they combine (application, device, layer 2 and layer 3 ACL policies), with the application library, its categories and settings. Split from the wireless policies area so each can be compiled alone.
 //!
 //! Spec: `spec/network/access_control.yaml`.
-/// Access control profile v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -129,8 +127,6 @@ impl AccessControlProfileV1 {
         self
     }
 }
-/// Application library application, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplication).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -203,8 +199,6 @@ impl ApplicationLibraryApplication {
         self
     }
 }
-/// Application library applications, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplications).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -270,8 +264,6 @@ impl ApplicationLibraryApplications {
         self
     }
 }
-/// Application library categories, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategories).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -337,8 +329,6 @@ impl ApplicationLibraryCategories {
         self
     }
 }
-/// Application library category, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategory).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -408,8 +398,6 @@ impl ApplicationLibraryCategory {
         self
     }
 }
-/// Application library settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -540,8 +528,6 @@ impl ApplicationLibrarySettings {
         self
     }
 }
-/// Application policy v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -636,8 +622,6 @@ impl ApplicationPolicyV1 {
         self
     }
 }
-/// Changed application, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -783,8 +767,6 @@ impl ChangedApplication {
         self
     }
 }
-/// Changed application impacted item, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -877,8 +859,6 @@ impl ChangedApplicationImpactedItem {
         self
     }
 }
-/// Changed application type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -944,8 +924,6 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Device policy v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1072,8 +1050,6 @@ impl DevicePolicyV1 {
         self
     }
 }
-/// Id and enabled, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndEnabled).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2351,7 +2327,8 @@ pub enum QueryAccessControlProfilesVersion {
 }
 /// Request builder for `AccessControlClient::query_access_control_profiles` (Query access control profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAccessControlProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2442,7 +2419,8 @@ static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `AccessControlClient::get_access_control_profile` (Get access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2515,7 +2493,8 @@ pub enum GetAccessControlProfileV1Version {
 }
 /// Request builder for `AccessControlClient::get_access_control_profile_v1` (Get access control profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2577,7 +2556,8 @@ static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `AccessControlClient::update_access_control_profile` (Update access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2679,7 +2659,8 @@ pub enum UpdateAccessControlProfileV1Version {
 }
 /// Request builder for `AccessControlClient::update_access_control_profile_v1` (Update access control profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAccessControlProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2792,7 +2773,8 @@ pub enum DeleteAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::delete_access_control_profile` (Delete access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2899,7 +2881,8 @@ pub enum AddApplicationPolicyToAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::add_application_policy_to_access_control_profile` (Add application policy to access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddApplicationPolicyToAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3009,7 +2992,8 @@ pub enum RemoveApplicationPolicyFromAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::remove_application_policy_from_access_control_profile` (Remove application policy from access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveApplicationPolicyFromAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3119,7 +3103,8 @@ pub enum AddDevicePolicyToAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::add_device_policy_to_access_control_profile` (Add device policy to access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDevicePolicyToAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3229,7 +3214,8 @@ pub enum RemoveDevicePolicyFromAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::remove_device_policy_from_access_control_profile` (Remove device policy from access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveDevicePolicyFromAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3339,7 +3325,8 @@ pub enum AddL2AclPolicyToAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::add_l2_acl_policy_to_access_control_profile` (Add layer 2 ACL policy to access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL2AclPolicyToAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3449,7 +3436,8 @@ pub enum RemoveL2AclPolicyFromAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::remove_l2_acl_policy_from_access_control_profile` (Remove layer 2 ACL policy from access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveL2AclPolicyFromAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3559,7 +3547,8 @@ pub enum AddL3AclPolicyToAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::add_l3_acl_policy_to_access_control_profile` (Add layer 3 ACL policy to access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL3AclPolicyToAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3669,7 +3658,8 @@ pub enum RemoveL3AclPolicyFromAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::remove_l3_acl_policy_from_access_control_profile` (Remove layer 3 ACL policy from access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveL3AclPolicyFromAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3763,7 +3753,8 @@ static CREATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `AccessControlClient::create_application_policy` (Create application policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateApplicationPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3865,7 +3856,8 @@ pub enum CreateApplicationPolicyV1Version {
 }
 /// Request builder for `AccessControlClient::create_application_policy_v1` (Create application policy (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateApplicationPolicyV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3956,7 +3948,8 @@ static LIST_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `AccessControlClient::list_application_policies` (List application policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationPolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4029,7 +4022,8 @@ pub enum QueryApplicationPoliciesVersion {
 }
 /// Request builder for `AccessControlClient::query_application_policies` (Query application policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryApplicationPolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4118,7 +4112,8 @@ static GET_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `AccessControlClient::get_application_policy` (Get application policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4191,7 +4186,8 @@ pub enum GetApplicationPolicyV1Version {
 }
 /// Request builder for `AccessControlClient::get_application_policy_v1` (Get application policy (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicyV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4253,7 +4249,8 @@ static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `AccessControlClient::update_application_policy` (Update application policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApplicationPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4355,7 +4352,8 @@ pub enum UpdateApplicationPolicyV1Version {
 }
 /// Request builder for `AccessControlClient::update_application_policy_v1` (Update application policy (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApplicationPolicyV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4468,7 +4466,8 @@ pub enum DeleteApplicationPolicyVersion {
 }
 /// Request builder for `AccessControlClient::delete_application_policy` (Delete application policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApplicationPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4559,7 +4558,8 @@ static CREATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `AccessControlClient::create_device_policy` (Create device policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDevicePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4661,7 +4661,8 @@ pub enum CreateDevicePolicyV1Version {
 }
 /// Request builder for `AccessControlClient::create_device_policy_v1` (Create device policy (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDevicePolicyV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4752,7 +4753,8 @@ static LIST_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `AccessControlClient::list_device_policies` (List device policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDevicePolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4825,7 +4827,8 @@ pub enum QueryDevicePoliciesVersion {
 }
 /// Request builder for `AccessControlClient::query_device_policies` (Query device policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDevicePolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4914,7 +4917,8 @@ static GET_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `AccessControlClient::get_device_policy` (Get device policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4987,7 +4991,8 @@ pub enum GetDevicePolicyV1Version {
 }
 /// Request builder for `AccessControlClient::get_device_policy_v1` (Get device policy (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicyV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5049,7 +5054,8 @@ static UPDATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `AccessControlClient::update_device_policy` (Update device policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDevicePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5151,7 +5157,8 @@ pub enum UpdateDevicePolicyV1Version {
 }
 /// Request builder for `AccessControlClient::update_device_policy_v1` (Update device policy (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDevicePolicyV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5264,7 +5271,8 @@ pub enum DeleteDevicePolicyVersion {
 }
 /// Request builder for `AccessControlClient::delete_device_policy` (Delete device policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDevicePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5377,7 +5385,8 @@ pub enum CreateL2AclPolicyVersion {
 }
 /// Request builder for `AccessControlClient::create_l2_acl_policy` (Create layer 2 ACL policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateL2AclPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5468,7 +5477,8 @@ static LIST_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `AccessControlClient::list_l2_acl_policies` (List layer 2 ACL policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListL2AclPolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5541,7 +5551,8 @@ pub enum QueryL2AclPoliciesVersion {
 }
 /// Request builder for `AccessControlClient::query_l2_acl_policies` (Query layer 2 ACL policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryL2AclPolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5648,7 +5659,8 @@ pub enum GetL2AclPolicyVersion {
 }
 /// Request builder for `AccessControlClient::get_l2_acl_policy` (Get layer 2 ACL policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL2AclPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5732,7 +5744,8 @@ pub enum UpdateL2AclPolicyVersion {
 }
 /// Request builder for `AccessControlClient::update_l2_acl_policy` (Update layer 2 ACL policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL2AclPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5845,7 +5858,8 @@ pub enum DeleteL2AclPolicyVersion {
 }
 /// Request builder for `AccessControlClient::delete_l2_acl_policy` (Delete layer 2 ACL policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL2AclPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5958,7 +5972,8 @@ pub enum CreateL3AclPolicyVersion {
 }
 /// Request builder for `AccessControlClient::create_l3_acl_policy` (Create layer 3 ACL policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateL3AclPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6049,7 +6064,8 @@ static LIST_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `AccessControlClient::list_l3_acl_policies` (List layer 3 ACL policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListL3AclPolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6122,7 +6138,8 @@ pub enum QueryL3AclPoliciesVersion {
 }
 /// Request builder for `AccessControlClient::query_l3_acl_policies` (Query layer 3 ACL policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryL3AclPolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6229,7 +6246,8 @@ pub enum GetL3AclPolicyVersion {
 }
 /// Request builder for `AccessControlClient::get_l3_acl_policy` (Get layer 3 ACL policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL3AclPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6313,7 +6331,8 @@ pub enum UpdateL3AclPolicyVersion {
 }
 /// Request builder for `AccessControlClient::update_l3_acl_policy` (Update layer 3 ACL policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL3AclPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6426,7 +6445,8 @@ pub enum DeleteL3AclPolicyVersion {
 }
 /// Request builder for `AccessControlClient::delete_l3_acl_policy` (Delete layer 3 ACL policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL3AclPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6533,7 +6553,8 @@ pub enum ListApplicationLibraryCategoriesVersion {
 }
 /// Request builder for `AccessControlClient::list_application_library_categories` (List application library categories).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationLibraryCategories<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6611,7 +6632,8 @@ pub enum ListApplicationLibraryCategoryApplicationsVersion {
 }
 /// Request builder for `AccessControlClient::list_application_library_category_applications` (List applications of an application category).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationLibraryCategoryApplications<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6692,7 +6714,9 @@ pub enum GetApplicationLibrarySettingsVersion {
 }
 /// Request builder for `AccessControlClient::get_application_library_settings` (Get application library settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`changes_included`](Self::changes_included), [`type_`](Self::type_).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationLibrarySettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6786,7 +6810,8 @@ pub enum PatchApplicationLibrarySettingsVersion {
 }
 /// Request builder for `AccessControlClient::patch_application_library_settings` (Patch application library settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApplicationLibrarySettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6899,7 +6924,8 @@ pub enum AddAccessControlProfileVersion {
 }
 /// Request builder for `AccessControlClient::add_access_control_profile` (Add access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,

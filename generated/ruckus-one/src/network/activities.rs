@@ -5,8 +5,6 @@
 //! The activity resource that tracks asynchronous (202 Accepted) writes. Not in the document: taken from public material so that callers can wait for a write to finish.
 //!
 //! Spec: `spec/network/activities.yaml`.
-/// Activities admin, with the fields the official description lists.
-///
 /// Provenance: reference (activities_api-0.0.1.yaml AdminDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -99,8 +97,6 @@ impl ActivitiesAdmin {
         self
     }
 }
-/// Activities device, with the fields the official description lists.
-///
 /// Provenance: reference (activities_api-0.0.1.yaml DeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -645,8 +641,6 @@ impl<'de> serde::Deserialize<'de> for ActivityStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Name value pair, with the fields the official description lists.
-///
 /// Provenance: reference (activities_api-0.0.1.yaml NameValuePairDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -712,8 +706,6 @@ impl NameValuePair {
         self
     }
 }
-/// Notification data, with the fields the official description lists.
-///
 /// Provenance: reference (activities_api-0.0.1.yaml NotificationData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -788,8 +780,6 @@ impl NotificationData {
         self
     }
 }
-/// Notification data type: the values the official description lists.
-///
 /// Provenance: reference (activities_api-0.0.1.yaml NotificationData (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -847,8 +837,6 @@ impl<'de> serde::Deserialize<'de> for NotificationDataType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Query data, with the fields the official description lists.
-///
 /// Provenance: reference (activities_api-0.0.1.yaml QueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -958,8 +946,6 @@ impl QueryData {
         self
     }
 }
-/// Query response device, with the fields the official description lists.
-///
 /// Provenance: reference (activities_api-0.0.1.yaml QueryResponseDeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1235,7 +1221,8 @@ pub(super) static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `ActivitiesClient::get_activity` (Get activity).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetActivity<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1290,7 +1277,8 @@ static QUERY_ACTIVITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `ActivitiesClient::query_activities` (Query activities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryActivities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1364,7 +1352,8 @@ static UPDATE_ACTIVITY_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `ActivitiesClient::update_activity_notification` (Update activity notification).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateActivityNotification<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1419,7 +1408,8 @@ static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `ActivitiesClient::find_activity_devices` (Find activity devices).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FindActivityDevices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1493,7 +1483,8 @@ static DELETE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Request builder for `ActivitiesClient::delete_schedule` (Delete schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSchedule<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,7 +5,7 @@
 //! Adaptive policy sets, their prioritised policies and assignments, and the policy templates with their attributes, policies and conditions. Every operation here is drafted by the import from the official description; names and corrections are overrides below.
 //!
 //! Spec: `spec/network/adaptive_policies.yaml`.
-/// Adaptive evaluation criteria: one of several kinds, told apart by the `criteriaType` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
+/// One of several kinds, told apart by the `criteriaType` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
 ///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Evaluation Criteria).
 ///
@@ -157,8 +157,6 @@ impl<'de> serde::Deserialize<'de> for AdaptiveEvaluationCriteria {
         )
     }
 }
-/// Boolean criteria, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml BooleanCriteria).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -209,8 +207,6 @@ impl BooleanCriteria {
         }
     }
 }
-/// Date range criteria, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml DateRangeCriteria).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
@@ -314,8 +310,6 @@ impl DateRangeCriteriaBuilder {
         })
     }
 }
-/// Date range criteria when: the values the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml DateRangeCriteria (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -373,8 +367,6 @@ impl<'de> serde::Deserialize<'de> for DateRangeCriteriaWhen {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Dynamic policy template, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Dynamic Policy Template).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
@@ -510,8 +502,6 @@ impl DynamicPolicyTemplateBuilder {
         })
     }
 }
-/// Dynamic policy template attribute, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Dynamic Policy Template Attribute).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -620,8 +610,6 @@ impl DynamicPolicyTemplateAttribute {
         self
     }
 }
-/// Dynamic policy template attribute attribute type: the values the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Dynamic Policy Template Attribute (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -683,8 +671,6 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateAttributeAttributeTyp
         Ok(Self::from(s.as_str()))
     }
 }
-/// Dynamic policy template return type: the values the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Dynamic Policy Template (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -734,8 +720,6 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateReturnType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Local time, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml LocalTime).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -823,8 +807,6 @@ impl LocalTime {
         self
     }
 }
-/// Number criteria, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml NumberCriteria).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -875,8 +857,6 @@ impl NumberCriteria {
         }
     }
 }
-/// Page data, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Page Data).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -963,8 +943,6 @@ impl PageData {
         self
     }
 }
-/// Paged response resource dynamic policy template, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml PagedResponseResourceDynamic Policy Template).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1049,8 +1027,6 @@ impl PagedResponseResourceDynamicPolicyTemplate {
         self
     }
 }
-/// Paged response resource dynamic policy template attribute, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml PagedResponseResourceDynamic Policy Template Attribute).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1141,8 +1117,6 @@ impl PagedResponseResourceDynamicPolicyTemplateAttribute {
         self
     }
 }
-/// Paged response resource policy, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml PagedResponseResourcePolicy).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1226,8 +1200,6 @@ impl PagedResponseResourcePolicy {
         self
     }
 }
-/// Paged response resource policy condition, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml PagedResponseResourcePolicy Condition).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1311,8 +1283,6 @@ impl PagedResponseResourcePolicyCondition {
         self
     }
 }
-/// Paged response resource policy set, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml PagedResponseResourcePolicy Set).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1396,8 +1366,6 @@ impl PagedResponseResourcePolicySet {
         self
     }
 }
-/// Paged response resource policy set assignment, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml PagedResponseResourcePolicy Set Assignment).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1482,8 +1450,6 @@ impl PagedResponseResourcePolicySetAssignment {
         self
     }
 }
-/// Paged response resource prioritized policy, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml PagedResponseResourcePrioritized Policy).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1568,8 +1534,6 @@ impl PagedResponseResourcePrioritizedPolicy {
         self
     }
 }
-/// Policy, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1692,8 +1656,6 @@ impl Policy {
         self
     }
 }
-/// Policy condition, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy Condition).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1796,8 +1758,6 @@ impl PolicyCondition {
         self
     }
 }
-/// Policy condition update, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy Condition Update).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1869,8 +1829,6 @@ impl PolicyConditionUpdate {
         self
     }
 }
-/// Policy policy type: the values the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1924,8 +1882,6 @@ impl<'de> serde::Deserialize<'de> for PolicyPolicyType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Policy set, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy Set).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2051,8 +2007,6 @@ impl PolicySet {
         self
     }
 }
-/// Policy set assignment, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy Set Assignment).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2125,8 +2079,6 @@ impl PolicySetAssignment {
         self
     }
 }
-/// Policy set assignment groups, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy Set Assignment Groups).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2197,8 +2149,6 @@ impl PolicySetAssignmentGroups {
         self
     }
 }
-/// Policy update, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy Update).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2268,8 +2218,6 @@ impl PolicyUpdate {
         self
     }
 }
-/// Prioritized policy, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Prioritized Policy).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2349,8 +2297,6 @@ impl PrioritizedPolicy {
         self
     }
 }
-/// String criteria, with the fields the official description lists.
-///
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml StringCriteria).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -3283,7 +3229,8 @@ pub enum GetPrioritizedRuleByIdVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_prioritized_rule_by_id` (Get prioritized rule by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPrioritizedRuleById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3361,7 +3308,8 @@ pub enum AssignPolicyToPolicySetWithPriorityVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::assign_policy_to_policy_set_with_priority` (Assign policy to policy set with priority).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssignPolicyToPolicySetWithPriority<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3442,7 +3390,8 @@ pub enum RemoveMappedPolicySetVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::remove_mapped_policy_set` (Remove mapped policy set).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveMappedPolicySet<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3520,7 +3469,9 @@ pub enum GetAllPoliciesUnderTemplateVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_under_template` (Get all policies under template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPoliciesUnderTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3636,7 +3587,8 @@ pub enum CreatePolicyVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::create_policy` (Create policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3734,7 +3686,9 @@ pub enum GetAllConditionForPolicyVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_all_condition_for_policy` (Get all condition for policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllConditionForPolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3852,7 +3806,8 @@ pub enum CreatePolicyConditionVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::create_policy_condition` (Create policy condition).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicyCondition<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3930,7 +3885,9 @@ pub enum GetAllPoliciesForTemplateByQueryVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_for_template_by_query` (Get all policies for template by query).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPoliciesForTemplateByQuery<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4032,7 +3989,9 @@ pub enum QueryAttributeForTemplateVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::query_attribute_for_template` (Query attribute for template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAttributeForTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4144,7 +4103,9 @@ pub enum GetAllTemplatesByQueryVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_all_templates_by_query` (Get all templates by query).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllTemplatesByQuery<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4251,7 +4212,9 @@ pub enum GetAllPoliciesAcrossTemplatesByQueryVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_across_templates_by_query` (Get all policies across templates by query).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPoliciesAcrossTemplatesByQuery<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4356,7 +4319,8 @@ pub enum CreatePolicySetVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::create_policy_set` (Create policy set).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySet<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4434,7 +4398,9 @@ pub enum GetAllPolicySetsAssignmentsByQueryVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_assignments_by_query` (Get all policy sets assignments by query).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPolicySetsAssignmentsByQuery<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4544,7 +4510,9 @@ pub enum GetAllPolicySetsByQueryVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_by_query` (Get all policy sets by query).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPolicySetsByQuery<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4646,7 +4614,8 @@ pub enum GetPolicyByIdVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_policy_by_id` (Get policy by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPolicyById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4719,7 +4688,8 @@ pub enum DeletePolicyVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::delete_policy` (Delete policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4797,7 +4767,8 @@ pub enum UpdatePolicyVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::update_policy` (Update policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4870,7 +4841,8 @@ pub enum GetConditionByIdVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_condition_by_id` (Get condition by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetConditionById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4948,7 +4920,8 @@ pub enum DeletePolicyConditionsVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::delete_policy_conditions` (Delete policy conditions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePolicyConditions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5026,7 +4999,8 @@ pub enum UpdateConditionVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::update_condition` (Update condition).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateCondition<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5104,7 +5078,8 @@ pub enum GetPolicySetByIdVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_policy_set_by_id` (Get policy set by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPolicySetById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5182,7 +5157,8 @@ pub enum DeletePolicySetVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::delete_policy_set` (Delete policy set).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePolicySet<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5260,7 +5236,8 @@ pub enum UpdatePolicySetVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::update_policy_set` (Update policy set).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicySet<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5338,7 +5315,8 @@ pub enum GetPolicyTemplateByIdVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_policy_template_by_id` (Get policy template by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPolicyTemplateById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5416,7 +5394,9 @@ pub enum GetAttributesForTemplateVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_attributes_for_template` (Get attributes for template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributesForTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5542,7 +5522,8 @@ pub enum GetAttributesByIdForTemplateVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_attributes_by_id_for_template` (Get attributes by id for template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributesByIdForTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5620,7 +5601,8 @@ pub enum GetAllPrioritizedPoliciesVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_all_prioritized_policies` (Get all prioritized policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPrioritizedPolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5701,7 +5683,9 @@ pub enum GetAllPolicySetAssignmentsVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_set_assignments` (Get all policy set assignments).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPolicySetAssignments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5822,7 +5806,8 @@ pub enum GetAssignmentByIdVersion {
 }
 /// Request builder for `AdaptivePoliciesClient::get_assignment_by_id` (Get assignment by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAssignmentById<'a> {
     req: ruckus_one_runtime::Request<'a>,

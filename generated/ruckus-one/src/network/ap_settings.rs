@@ -5,8 +5,6 @@
 //! Settings of one AP, read and replaced one setting at a time (antenna type, band mode, BSS coloring, client admission control, directed multicast, external antenna, IoT, LAN ports, LED, management traffic VLAN, mesh, network, radio, smart monitor, SNMP agent profile, sticky client steering, USB port) and its DHCP settings, the AP's capabilities and its available Wi-Fi channels. Split from the wireless APs area so each can be compiled alone.
 //!
 //! Spec: `spec/network/ap_settings.yaml`.
-/// Ap antenna type settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApAntennaTypeSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -90,8 +88,6 @@ impl ApAntennaTypeSettings {
         self
     }
 }
-/// Ap bss coloring settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApBssColoringSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -162,8 +158,6 @@ impl ApBssColoringSettings {
         self
     }
 }
-/// Ap capabilities, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -679,8 +673,6 @@ impl ApCapabilities {
         self
     }
 }
-/// Ap dhcp settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDhcpSettings).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -746,8 +738,6 @@ impl ApDhcpSettings {
         self
     }
 }
-/// Ap directed multicast settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -841,8 +831,6 @@ impl ApDirectedMulticastSettings {
         self
     }
 }
-/// Ap external antenna settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApExternalAntennaSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -928,8 +916,6 @@ impl ApExternalAntennaSettings {
         self
     }
 }
-/// Ap iot settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApIotSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1007,8 +993,6 @@ impl ApIotSettings {
         self
     }
 }
-/// Ap lan port specific settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1092,8 +1076,6 @@ impl ApLanPortSpecificSettings {
         self
     }
 }
-/// Ap led settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLedSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1161,8 +1143,6 @@ impl ApLedSettings {
         self
     }
 }
-/// Ap management traffic vlan settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApManagementTrafficVlanSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1246,8 +1226,6 @@ impl ApManagementTrafficVlanSettings {
         self
     }
 }
-/// Ap mesh settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1337,8 +1315,6 @@ impl ApMeshSettings {
         self
     }
 }
-/// Ap mesh settings mesh mode: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1400,8 +1376,6 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettingsMeshMode {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap mesh settings uplink mode: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1455,8 +1429,6 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettingsUplinkMode {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap network settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1559,8 +1531,6 @@ impl ApNetworkSettings {
         self
     }
 }
-/// Ap network settings ip type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1614,8 +1584,6 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettingsIpType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap radio24GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1773,8 +1741,6 @@ impl ApRadio24GHzSettings {
         self
     }
 }
-/// Ap radio5GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1932,8 +1898,6 @@ impl ApRadio5GHzSettings {
         self
     }
 }
-/// Ap radio6GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2202,8 +2166,6 @@ impl ApRadio6GHzSettings {
         self
     }
 }
-/// Ap radio6GHz settings channel bandwidth320 mhz group: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2261,8 +2223,6 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsChannelBandwidth320MhzG
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap radio dual5GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2377,8 +2337,6 @@ impl ApRadioDual5GHzSettings {
         self
     }
 }
-/// Ap radio settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2514,8 +2472,6 @@ impl ApRadioSettings {
         self
     }
 }
-/// Ap smart monitor settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2606,8 +2562,6 @@ impl ApSmartMonitorSettings {
         self
     }
 }
-/// Ap sticky client steering settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2708,8 +2662,6 @@ impl ApStickyClientSteeringSettings {
         self
     }
 }
-/// Ap usb port settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApUsbPortSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2777,8 +2729,6 @@ impl ApUsbPortSettings {
         self
     }
 }
-/// Channels6G, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2886,8 +2836,6 @@ impl Channels6G {
         self
     }
 }
-/// Venue ap snmp agent profile settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSnmpAgentProfileSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2971,8 +2919,6 @@ impl VenueApSnmpAgentProfileSettings {
         self
     }
 }
-/// Wifi available channels v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4259,7 +4205,8 @@ pub enum GetApAntennaTypeSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_antenna_type_settings` (Get AP antenna type settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4337,7 +4284,8 @@ pub enum UpdateApAntennaTypeSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_antenna_type_settings` (Update AP antenna type settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4428,7 +4376,8 @@ static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `ApSettingsClient::get_ap_band_mode_settings` (Get AP band mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApBandModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4485,7 +4434,9 @@ static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `ApSettingsClient::update_ap_band_mode_settings` (Update AP band mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApBandModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4563,7 +4514,8 @@ pub enum GetApBssColoringSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_bss_coloring_settings` (Get AP BSS coloring settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApBssColoringSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4641,7 +4593,8 @@ pub enum UpdateApBssColoringSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_bss_coloring_settings` (Update AP BSS coloring settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApBssColoringSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4732,7 +4685,8 @@ static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Request builder for `ApSettingsClient::get_ap_client_admission_control_settings` (Get AP client admission control settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4789,7 +4743,9 @@ static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Request builder for `ApSettingsClient::update_ap_client_admission_control_settings` (Update AP client admission control settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4867,7 +4823,8 @@ pub enum GetApDirectedMulticastSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_directed_multicast_settings` (Get AP directed multicast settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4945,7 +4902,8 @@ pub enum UpdateApDirectedMulticastSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_directed_multicast_settings` (Update AP directed multicast settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5052,7 +5010,8 @@ pub enum GetApExternalAntennaSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_external_antenna_settings` (Get AP external antenna settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5130,7 +5089,8 @@ pub enum UpdateApExternalAntennaSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_external_antenna_settings` (Update AP external antenna settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5237,7 +5197,8 @@ pub enum GetApIotSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_iot_settings` (Get AP IoT settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApIotSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5315,7 +5276,8 @@ pub enum UpdateApIotSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_iot_settings` (Update AP IoT settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApIotSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5406,7 +5368,8 @@ static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `ApSettingsClient::get_ap_lan_port_settings` (Get AP LAN port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLanPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5463,7 +5426,9 @@ static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Request builder for `ApSettingsClient::update_ap_lan_port_settings` (Update AP LAN port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLanPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5541,7 +5506,8 @@ pub enum GetApLanPortSpecificSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_lan_port_specific_settings` (Get AP LAN port specific settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLanPortSpecificSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5619,7 +5585,8 @@ pub enum UpdateApLanPortSpecificSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_lan_port_specific_settings` (Update AP LAN port specific settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLanPortSpecificSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5726,7 +5693,8 @@ pub enum GetApLedSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_led_settings` (Get AP LED settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLedSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5804,7 +5772,8 @@ pub enum UpdateApLedSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_led_settings` (Update AP LED settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLedSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5911,7 +5880,8 @@ pub enum GetApManagementTrafficVlanSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_management_traffic_vlan_settings` (Get AP management traffic VLAN settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApManagementTrafficVlanSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5992,7 +5962,8 @@ pub enum UpdateApManagementTrafficVlanSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_management_traffic_vlan_settings` (Update AP management traffic VLAN settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApManagementTrafficVlanSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6102,7 +6073,8 @@ pub enum GetApMeshSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_mesh_settings` (Get AP mesh settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApMeshSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6180,7 +6152,8 @@ pub enum UpdateApMeshSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_mesh_settings` (Update AP mesh settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApMeshSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6287,7 +6260,8 @@ pub enum GetApNetworkSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_network_settings` (Get AP network settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApNetworkSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6365,7 +6339,8 @@ pub enum UpdateApNetworkSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_network_settings` (Update AP network settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApNetworkSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6472,7 +6447,8 @@ pub enum GetApRadioSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_radio_settings` (Get AP radio settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApRadioSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6550,7 +6526,8 @@ pub enum UpdateApRadioSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_radio_settings` (Update AP radio settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApRadioSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6657,7 +6634,8 @@ pub enum GetApSmartMonitorSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_smart_monitor_settings` (Get AP smart monitor settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6735,7 +6713,8 @@ pub enum UpdateApSmartMonitorSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_smart_monitor_settings` (Update AP smart monitor settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6842,7 +6821,8 @@ pub enum GetApSnmpAgentProfileSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_snmp_agent_profile_settings` (Get AP SNMP agent profile settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApSnmpAgentProfileSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6920,7 +6900,8 @@ pub enum UpdateApSnmpAgentProfileSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_snmp_agent_profile_settings` (Update AP SNMP agent profile settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApSnmpAgentProfileSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7027,7 +7008,8 @@ pub enum GetApStickyClientSteeringSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_sticky_client_steering_settings` (Get AP sticky client steering settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApStickyClientSteeringSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7105,7 +7087,8 @@ pub enum UpdateApStickyClientSteeringSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_sticky_client_steering_settings` (Update AP sticky client steering settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApStickyClientSteeringSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7215,7 +7198,8 @@ pub enum DeleteApStickyClientSteeringSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::delete_ap_sticky_client_steering_settings` (Delete AP sticky client steering settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApStickyClientSteeringSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7325,7 +7309,8 @@ pub enum GetApUsbPortSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_usb_port_settings` (Get AP USB port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApUsbPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7403,7 +7388,8 @@ pub enum UpdateApUsbPortSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::update_ap_usb_port_settings` (Update AP USB port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApUsbPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7510,7 +7496,8 @@ pub enum GetApCapabilitiesVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_capabilities` (Get AP capabilities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApCapabilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7588,7 +7575,8 @@ pub enum GetApDhcpSettingsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_dhcp_settings` (Get AP DHCP settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApDhcpSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7666,7 +7654,8 @@ pub enum GetApWifiAvailableChannelsVersion {
 }
 /// Request builder for `ApSettingsClient::get_ap_wifi_available_channels` (Get AP available Wi-Fi channels).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiAvailableChannels<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7728,7 +7717,8 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::Operation = ruckus
 };
 /// Request builder for `ApSettingsClient::get_ap_wifi_available_channels_v1` (Get AP available Wi-Fi channels (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiAvailableChannelsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! DPSK pools (services), their passphrases and templates, and their links to identity groups and Wi-Fi networks. Errors use the identity error body. Split from the identity area so each can be compiled alone.
 //!
 //! Spec: `spec/network/dpsk.yaml`.
-/// Dpsk passphrase, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -211,8 +209,6 @@ impl DpskPassphrase {
         self
     }
 }
-/// Dpsk passphrase create, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -422,8 +418,6 @@ impl DpskPassphraseCreate {
         self
     }
 }
-/// Dpsk passphrase create expiration: the values the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -505,8 +499,6 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateExpiration {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Dpsk passphrase create number of devices type: the values the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -560,8 +552,6 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateNumberOfDevicesType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Dpsk passphrase device, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -698,8 +688,6 @@ impl DpskPassphraseDevice {
         self
     }
 }
-/// Dpsk passphrase filters, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseFilters).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -825,8 +813,6 @@ impl DpskPassphraseFilters {
         self
     }
 }
-/// Dpsk passphrase filters status: the values the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseFilters (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -884,8 +870,6 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFiltersStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Dpsk passphrase query request, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1013,8 +997,6 @@ impl DpskPassphraseQueryRequest {
         self
     }
 }
-/// Dpsk passphrase query response, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1125,8 +1107,6 @@ impl DpskPassphraseQueryResponse {
         self
     }
 }
-/// Dpsk passphrases patch request, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphrasesPatchRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -1420,8 +1400,6 @@ impl DpskPool {
         self
     }
 }
-/// Dpsk pool expiration type: the values the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolById (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1491,8 +1469,6 @@ impl<'de> serde::Deserialize<'de> for DpskPoolExpirationType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Dpsk pool passphrase format: the values the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolById (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1550,8 +1526,6 @@ impl<'de> serde::Deserialize<'de> for DpskPoolPassphraseFormat {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Dpsk pool query response, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1749,8 +1723,6 @@ impl DpskPoolQueryResponse {
         self
     }
 }
-/// Dpsk pool template, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1953,8 +1925,6 @@ impl DpskPoolTemplate {
         self
     }
 }
-/// Dpsk pool template query response, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2055,8 +2025,6 @@ impl DpskPoolTemplateQueryResponse {
         self
     }
 }
-/// Template clone settings request, with the fields the official description lists.
-///
 /// Provenance: reference (dpsk_service-0.0.3.yaml TemplateCloneSettingsRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -3150,7 +3118,8 @@ static CREATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `DpskClient::create_dpsk_service` (Create DPSK service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3207,7 +3176,8 @@ static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Request builder for `DpskClient::list_dpsk_services` (List DPSK services).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDpskServices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3292,7 +3262,8 @@ pub enum QueryDpskServicesVersion {
 }
 /// Request builder for `DpskClient::query_dpsk_services` (Query DPSK services).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDpskServices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3393,7 +3364,8 @@ pub enum GetDpskServiceVersion {
 }
 /// Request builder for `DpskClient::get_dpsk_service` (Get DPSK service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3481,7 +3453,8 @@ pub enum UpdateDpskServiceVersion {
 }
 /// Request builder for `DpskClient::update_dpsk_service` (Update DPSK service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3600,7 +3573,8 @@ pub enum PatchDpskServiceVersion {
 }
 /// Request builder for `DpskClient::patch_dpsk_service` (Patch DPSK service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3713,7 +3687,8 @@ pub enum DeleteDpskServiceVersion {
 }
 /// Request builder for `DpskClient::delete_dpsk_service` (Delete DPSK service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3804,7 +3779,9 @@ static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `DpskClient::add_identity_group_to_dpsk_service` (Add identity group to DPSK service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddIdentityGroupToDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3866,7 +3843,8 @@ static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = 
 };
 /// Request builder for `DpskClient::remove_identity_group_from_dpsk_service` (Remove identity group from DPSK service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveIdentityGroupFromDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3923,7 +3901,9 @@ static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `DpskClient::create_dpsk_passphrase` (Create DPSK passphrases).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskPassphrase<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4001,7 +3981,9 @@ pub enum ImportDpskPassphrasesVersion {
 }
 /// Request builder for `DpskClient::import_dpsk_passphrases` (Import DPSK passphrases from CSV).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`username_prefix`](Self::username_prefix), [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportDpskPassphrases<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4099,7 +4081,8 @@ pub enum CreateDpskServicePassphrasesVersion {
 }
 /// Request builder for `DpskClient::create_dpsk_service_passphrases` (Create DPSK passphrases in pool).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskServicePassphrases<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4212,7 +4195,9 @@ pub enum ListDpskServicePassphrasesVersion {
 }
 /// Request builder for `DpskClient::list_dpsk_service_passphrases` (List DPSK passphrases).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDpskServicePassphrases<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4345,7 +4330,8 @@ pub enum QueryDpskServicePassphrasesVersion {
 }
 /// Request builder for `DpskClient::query_dpsk_service_passphrases` (Query DPSK passphrases).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDpskServicePassphrases<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4446,7 +4432,8 @@ pub enum GetDpskServicePassphraseVersion {
 }
 /// Request builder for `DpskClient::get_dpsk_service_passphrase` (Get DPSK passphrase).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDpskServicePassphrase<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4536,7 +4523,8 @@ pub enum DeleteDpskServicePassphrasesVersion {
 }
 /// Request builder for `DpskClient::delete_dpsk_service_passphrases` (Delete DPSK passphrases).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDpskServicePassphrases<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4643,7 +4631,8 @@ pub enum CreateIdentityGroupDpskServiceVersion {
 }
 /// Request builder for `DpskClient::create_identity_group_dpsk_service` (Create DPSK service in identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroupDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4734,7 +4723,8 @@ static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `DpskClient::create_template_dpsk_service` (Create DPSK service template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4820,7 +4810,9 @@ static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `DpskClient::get_template_dpsk_service` (Get DPSK service template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`include_tp_basic`](Self::include_tp_basic).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4883,7 +4875,8 @@ static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `DpskClient::update_template_dpsk_service` (Update DPSK service template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplateDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4969,7 +4962,8 @@ static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Request builder for `DpskClient::patch_template_dpsk_service` (Patch DPSK service template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTemplateDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5055,7 +5049,8 @@ static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `DpskClient::delete_template_dpsk_service` (Delete DPSK service template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplateDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5141,7 +5136,8 @@ static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `DpskClient::query_template_dpsk_services` (Query DPSK service templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateDpskServices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5231,7 +5227,8 @@ pub enum CreateTemplateIdentityGroupDpskServiceVersion {
 }
 /// Request builder for `DpskClient::create_template_identity_group_dpsk_service` (Create DPSK service template in identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateIdentityGroupDpskService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5325,7 +5322,8 @@ static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation =
 };
 /// Request builder for `DpskClient::list_template_wifi_network_dpsk_services` (List DPSK services of a network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplateWifiNetworkDpskServices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5396,7 +5394,8 @@ pub enum AddDpskPoolToIdentityGroupVersion {
 }
 /// Request builder for `DpskClient::add_dpsk_pool_to_identity_group` (Add DPSK pool to identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDpskPoolToIdentityGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5503,7 +5502,8 @@ pub enum UpdatePolicySetIdVersion {
 }
 /// Request builder for `DpskClient::update_policy_set_id` (Update policy set id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicySetId<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5610,7 +5610,8 @@ pub enum RemovePolicySetIdVersion {
 }
 /// Request builder for `DpskClient::remove_policy_set_id` (Remove policy set id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetId<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5729,7 +5730,8 @@ pub enum ReplaceDpskPassphraseVersion {
 }
 /// Request builder for `DpskClient::replace_dpsk_passphrase` (Replace DPSK passphrase).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ReplaceDpskPassphrase<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5848,7 +5850,8 @@ pub enum PatchDpskPassphraseVersion {
 }
 /// Request builder for `DpskClient::patch_dpsk_passphrase` (Patch DPSK passphrase).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDpskPassphrase<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5939,7 +5942,8 @@ static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `DpskClient::clone_dpsk_pool_template` (Clone dpsk pool template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneDpskPoolTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6053,7 +6057,8 @@ pub enum UpdatePassphrasesVersion {
 }
 /// Request builder for `DpskClient::update_passphrases` (Update passphrases).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePassphrases<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6166,7 +6171,8 @@ pub enum GetPassphraseDevicesVersion {
 }
 /// Request builder for `DpskClient::get_passphrase_devices` (Get passphrase devices).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPassphraseDevices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6256,7 +6262,8 @@ pub enum CreatePassphraseDeviceVersion {
 }
 /// Request builder for `DpskClient::create_passphrase_device` (Create passphrase device).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePassphraseDevice<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6375,7 +6382,8 @@ pub enum DeletePassphraseDevicesVersion {
 }
 /// Request builder for `DpskClient::delete_passphrase_devices` (Delete passphrase devices).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePassphraseDevices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6488,7 +6496,9 @@ pub enum ExportDpskPassphraseVersion {
 }
 /// Request builder for `DpskClient::export_dpsk_passphrase` (Export dpsk passphrase).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`timezone`](Self::timezone), [`date_format`](Self::date_format).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportDpskPassphrase<'a> {
     req: ruckus_one_runtime::Request<'a>,

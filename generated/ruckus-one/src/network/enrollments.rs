@@ -5,8 +5,6 @@
 //! Device enrollment through a workflow (its steps, certificates and files) and the administrator's view of enrollments and their registrations. Every operation here is drafted by the import from the official descriptions.
 //!
 //! Spec: `spec/network/enrollments.yaml`.
-/// Accepted response, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml EntityModelAcceptedResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -84,8 +82,6 @@ impl AcceptedResponse {
         self
     }
 }
-/// Action input, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml ActionInput).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -142,8 +138,6 @@ impl ActionInput {
         self
     }
 }
-/// Admin authentication, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml AuthenticationDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -230,8 +224,6 @@ impl AdminAuthentication {
         self
     }
 }
-/// Admin authentication auth type: the values the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml AuthenticationDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -285,8 +277,6 @@ impl<'de> serde::Deserialize<'de> for AdminAuthenticationAuthType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Admin pageable object, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -390,8 +380,6 @@ impl AdminPageableObject {
         self
     }
 }
-/// Admin sort object, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml SortObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -466,8 +454,6 @@ impl AdminSortObject {
         self
     }
 }
-/// Aup input, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml AupInput).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -533,8 +519,6 @@ impl AupInput {
         self
     }
 }
-/// Captive portal args, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml CaptivePortalArgs).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -618,8 +602,6 @@ impl CaptivePortalArgs {
         self
     }
 }
-/// Data prompt input, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml DataPromptInput).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -781,8 +763,6 @@ impl DataPromptInput {
         self
     }
 }
-/// Device enrollment, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml Enrollment).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -858,8 +838,6 @@ impl DeviceEnrollment {
         self
     }
 }
-/// Device enrollment status: the values the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml Enrollment (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -933,8 +911,6 @@ impl<'de> serde::Deserialize<'de> for DeviceEnrollmentStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Enrollment, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EntityModelEnrollmentDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1054,8 +1030,6 @@ impl Enrollment {
         self
     }
 }
-/// Enrollment2, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml EntityModelEnrollment).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1143,8 +1117,6 @@ impl Enrollment2 {
         self
     }
 }
-/// Enrollment details, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EntityModelEnrollmentDetailsDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1282,8 +1254,6 @@ impl EnrollmentDetails {
         self
     }
 }
-/// Enrollment query criteria, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EnrollmentQueryCriteria).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1438,8 +1408,6 @@ impl EnrollmentQueryCriteria {
         self
     }
 }
-/// Enrollment query criteria sort fields: the values the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EnrollmentQueryCriteria (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1509,8 +1477,6 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteriaSortFields {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Enrollment query criteria status: the values the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EnrollmentQueryCriteria (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1584,8 +1550,6 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteriaStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Enrollment registration, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EntityModelEnrollmentRegistrationDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1717,8 +1681,6 @@ impl EnrollmentRegistration {
         self
     }
 }
-/// Enrollment step, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml EnrollmentStep).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1824,8 +1786,6 @@ impl EnrollmentStep {
         self
     }
 }
-/// Enrollment step config, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml EnrollmentStepConfig).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1891,8 +1851,6 @@ impl EnrollmentStepConfig {
         self
     }
 }
-/// Enrollment step status: the values the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml EnrollmentStep (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1950,8 +1908,6 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStepStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Enrollment token, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml EntityModelEnrollmentToken).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2049,8 +2005,6 @@ impl EnrollmentToken {
         self
     }
 }
-/// Enrollment variable, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EnrollmentVariableDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2116,8 +2070,6 @@ impl EnrollmentVariable {
         self
     }
 }
-/// Login payload, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml LoginPayload).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2189,8 +2141,6 @@ impl LoginPayload {
         self
     }
 }
-/// Mac reg input, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml MacRegInput).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2251,8 +2201,6 @@ impl MacRegInput {
         self
     }
 }
-/// Page entity model enrollment, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml PageEntityModelEnrollmentDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2406,8 +2354,6 @@ impl PageEntityModelEnrollment {
         self
     }
 }
-/// Page entity model enrollment registration, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml PageEntityModelEnrollmentRegistrationDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2567,8 +2513,6 @@ impl PageEntityModelEnrollmentRegistration {
         self
     }
 }
-/// Redis color schema, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml RedisColorSchema).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2688,8 +2632,6 @@ impl RedisColorSchema {
         self
     }
 }
-/// Revocation, with the fields the official description lists.
-///
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml RevocationDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2765,8 +2707,6 @@ impl Revocation {
         self
     }
 }
-/// Step config, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml StepConfig).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2903,8 +2843,6 @@ impl StepConfig {
         self
     }
 }
-/// Style schema, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml StyleSchema).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3043,7 +2981,7 @@ impl StyleSchema {
         self
     }
 }
-/// Update step request: one of several shapes.
+/// One of several shapes, with no field that tells them apart.
 ///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml updateStep (inline body schema)).
 ///
@@ -3165,8 +3103,6 @@ impl<'de> serde::Deserialize<'de> for UpdateStepRequest {
         Ok(Self::Unknown(value))
     }
 }
-/// Workflow config, with the fields the official description lists.
-///
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml WorkflowConfig).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3608,7 +3544,9 @@ pub enum QueryEnrollmentRegistrationsVersion {
 }
 /// Request builder for `EnrollmentsClient::query_enrollment_registrations` (Query enrollment registrations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEnrollmentRegistrations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3710,7 +3648,9 @@ pub enum QueryEnrollmentsVersion {
 }
 /// Request builder for `EnrollmentsClient::query_enrollments` (Query enrollments).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEnrollments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3810,7 +3750,8 @@ pub enum GetEnrollmentsVersion {
 }
 /// Request builder for `EnrollmentsClient::get_enrollments` (Get enrollments).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3888,7 +3829,8 @@ pub enum GetEnrollmentRegistrationVersion {
 }
 /// Request builder for `EnrollmentsClient::get_enrollment_registration` (Get enrollment registration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentRegistration<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3966,7 +3908,9 @@ pub enum GetStepForNavVersion {
 }
 /// Request builder for `EnrollmentsClient::get_step_for_nav` (Get step for nav).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`nav`](Self::nav).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetStepForNav<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4051,7 +3995,9 @@ pub enum UpdateStepVersion {
 }
 /// Request builder for `EnrollmentsClient::update_step` (Update step).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateStep<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4157,7 +4103,8 @@ pub enum LoginVersion {
 }
 /// Request builder for `EnrollmentsClient::login` (Login).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct Login<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4235,7 +4182,8 @@ pub enum GetEnrollmentWorkflowVersion {
 }
 /// Request builder for `EnrollmentsClient::get_enrollment_workflow` (Get workflow).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentWorkflow<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4313,7 +4261,8 @@ pub enum GetCurrentStepVersion {
 }
 /// Request builder for `EnrollmentsClient::get_current_step` (Get current step).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCurrentStep<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4375,7 +4324,8 @@ static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `EnrollmentsClient::get_enrollment_file_url` (Get signed url for download).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentFileUrl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4448,7 +4398,8 @@ pub enum FetchEnrollmentVersion {
 }
 /// Request builder for `EnrollmentsClient::fetch_enrollment` (Fetch enrollment).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchEnrollment<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4510,7 +4461,9 @@ static DOWNLOAD_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `EnrollmentsClient::download_certificate` (Download certificate).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`auth`](Self::auth), [`password`](Self::password).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertificate<'a> {
     req: ruckus_one_runtime::Request<'a>,

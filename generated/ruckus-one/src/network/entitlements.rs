@@ -5,8 +5,6 @@
 //! Entitlements and licensing: entitlement assignments (of the caller's own tenant and of other tenants), entitlement, utilization, mileage, compliance, availability and attention-note queries, banners, entitlement settings and license usage reports. Bodies are not shown by the document except the banner fields listed in its release changes. Every operation here answers errors with the entitlement error object (reason and suggestion). Status 417 belongs to this area: subscription data cannot be displayed when the entitlement ID is missing, and at least one subscription of the tenant must be active; the document does not say which operations answer it. The older entitlement summaries and banners (GET /entitlements, /entitlements/summaries, /licenseUsageReports, /mspEntitlements, /mspEntitlements/summaries, /mspBanners) are deprecated.
 //!
 //! Spec: `spec/network/entitlements.yaml`.
-/// Alm extra entitlement info, with the fields the official description lists.
-///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -111,8 +109,6 @@ impl AlmExtraEntitlementInfo {
         self
     }
 }
-/// Assignment, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -387,8 +383,6 @@ impl Assignment {
         self
     }
 }
-/// Assignment acx request, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -462,8 +456,6 @@ impl AssignmentAcxRequest {
         self
     }
 }
-/// Assignment operation response, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -575,8 +567,6 @@ impl AssignmentOperationResponse {
         self
     }
 }
-/// Assignment operation response error brief: the values the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -730,8 +720,6 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponseErrorBrief {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Assignment status: the values the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -793,8 +781,6 @@ impl<'de> serde::Deserialize<'de> for AssignmentStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Assignment summary, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -931,8 +917,6 @@ impl AssignmentSummary {
         self
     }
 }
-/// Assignment summary license type: the values the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1337,8 +1321,6 @@ impl<'de> serde::Deserialize<'de> for BannerDeviceType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Banner information, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1602,8 +1584,6 @@ impl<'de> serde::Deserialize<'de> for BannerLicenseType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Create assignment request, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml CreateAssignmentRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -1669,8 +1649,6 @@ impl CreateAssignmentRequest {
         }
     }
 }
-/// Device type: the values the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1736,8 +1714,6 @@ impl<'de> serde::Deserialize<'de> for DeviceType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Entitlement, with the fields the official description lists.
-///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2041,8 +2017,6 @@ impl Entitlement {
         self
     }
 }
-/// Entitlement alm extra entitlement info, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2275,8 +2249,6 @@ impl EntitlementBanner {
         self
     }
 }
-/// License banner, with the fields the official description lists.
-///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2459,8 +2431,6 @@ impl LicenseBanner {
         self
     }
 }
-/// License banner device type: the values the official description lists.
-///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2562,8 +2532,6 @@ impl<'de> serde::Deserialize<'de> for LicenseBannerDeviceType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// License banner type: the values the official description lists.
-///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto (inline); value EXPIRED: payloads ui-fixtures/list_banners/02.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2641,8 +2609,6 @@ impl<'de> serde::Deserialize<'de> for LicenseBannerType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// License type: the values the official description lists.
-///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto (inline); values WIFI, SWITCH, ANALYTICS: payloads ui-fixtures/list_banners/01.json, ui-fixtures/list_banners/02.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2924,8 +2890,6 @@ impl MileageReport {
         self
     }
 }
-/// Msp entitlement, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3111,8 +3075,6 @@ impl MspEntitlement {
         self
     }
 }
-/// Msp entitlement status: the values the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -3170,8 +3132,6 @@ impl<'de> serde::Deserialize<'de> for MspEntitlementStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Replacement acx request, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -3248,8 +3208,6 @@ impl ReplacementAcxRequest {
         self
     }
 }
-/// Revocation acx request, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml RevocationACXRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -3300,8 +3258,6 @@ impl RevocationAcxRequest {
         }
     }
 }
-/// Validation errors, with the fields the official description lists.
-///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4057,7 +4013,9 @@ static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruc
 };
 /// Request builder for `EntitlementsClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTenantEntitlementAssignments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4136,7 +4094,9 @@ static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `EntitlementsClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSelfEntitlementAssignment<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4198,7 +4158,9 @@ static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `EntitlementsClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySelfEntitlementAssignments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4277,7 +4239,8 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `EntitlementsClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSelfEntitlementAssignment<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4334,7 +4297,9 @@ static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus
 };
 /// Request builder for `EntitlementsClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSelfEntitlementAssignment<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4396,7 +4361,9 @@ static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Request builder for `EntitlementsClient::query_entitlements` (Query entitlements).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEntitlements<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4491,7 +4458,9 @@ pub enum QueryEntitlementUtilizationsVersion {
 }
 /// Request builder for `EntitlementsClient::query_entitlement_utilizations` (Query utilizations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEntitlementUtilizations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4575,7 +4544,9 @@ static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `EntitlementsClient::query_mileage_reports` (Query mileage reports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMileageReports<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4654,7 +4625,9 @@ static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `EntitlementsClient::query_compliances` (Query compliances).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCompliances<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4733,7 +4706,9 @@ static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Request builder for `EntitlementsClient::query_banners` (Query banners).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryBanners<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4812,7 +4787,9 @@ static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `EntitlementsClient::query_availability_reports` (Query availability reports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAvailabilityReports<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4874,7 +4851,9 @@ static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `EntitlementsClient::query_availability_reports_v2` (Query availability reports (v2)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAvailabilityReportsV2<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4953,7 +4932,9 @@ static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `EntitlementsClient::query_attention_notes` (Query attention notes).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAttentionNotes<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5032,7 +5013,8 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `EntitlementsClient::get_entitlement_settings` (Get entitlement settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEntitlementSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5089,7 +5071,9 @@ static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_settings` (Update entitlement settings (partial)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEntitlementSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5151,7 +5135,8 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = r
 };
 /// Request builder for `EntitlementsClient::list_entitlement_license_usage_reports` (List license usage reports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementLicenseUsageReports<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5208,7 +5193,9 @@ static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Request builder for `EntitlementsClient::list_banners` (List banners).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`type_`](Self::type_), [`license_type`](Self::license_type).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListBanners<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5281,7 +5268,8 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignments` (List assignments).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementAssignments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5338,7 +5326,8 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `EntitlementsClient::create_entitlement_assignment` (Create assignment).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEntitlementAssignment<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5395,7 +5384,8 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Request builder for `EntitlementsClient::delete_entitlement_assignments` (Delete assignments).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEntitlementAssignments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5447,7 +5437,8 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_assignments` (Update assignments (partial)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEntitlementAssignments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5504,7 +5495,8 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ru
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignment_summaries` (List assignment summaries).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementAssignmentSummaries<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5561,7 +5553,8 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `EntitlementsClient::list_entitlements` (List entitlements).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlements<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5618,7 +5611,8 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `EntitlementsClient::list_entitlement_summaries` (List entitlement summaries).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementSummaries<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5701,7 +5695,8 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `EntitlementsClient::list_license_usage_reports` (List license usage reports (older path)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListLicenseUsageReports<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5758,7 +5753,8 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlements` (List MSP entitlements).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspEntitlements<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5815,7 +5811,8 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspEntitlementSummaries<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5872,7 +5869,8 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `EntitlementsClient::list_msp_banners` (List MSP banners).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspBanners<'a> {
     req: ruckus_one_runtime::Request<'a>,

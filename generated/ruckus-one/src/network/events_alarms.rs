@@ -5,8 +5,6 @@
 //! Events and alarms (version 0.0.3 of their description): historical clients, event lists with venue, AP and network data, event details, a CSV export of events, the latest logins of an admin group's members, alarm lists and clearing an alarm. The fields of event and alarm records are not shown by the document, so query results keep them as raw JSON. Outbound notifications or webhooks are not shown.
 //!
 //! Spec: `spec/network/events_alarms.yaml`.
-/// Alarm data, with the fields the official description lists.
-///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -147,8 +145,6 @@ impl AlarmData {
         self
     }
 }
-/// Event data, with the fields the official description lists.
-///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -360,8 +356,6 @@ impl EventMetasQuery {
         self
     }
 }
-/// Events dynamic query payload, with the fields the official description lists.
-///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -547,8 +541,6 @@ impl EventsDynamicQueryPayload {
         self
     }
 }
-/// Events error, with the fields the official description lists.
-///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -632,8 +624,6 @@ impl EventsError {
         self
     }
 }
-/// Last login, with the fields the official description lists.
-///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLogin).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -699,8 +689,6 @@ impl LastLogin {
         self
     }
 }
-/// Last login response, with the fields the official description lists.
-///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -794,8 +782,6 @@ impl LastLoginResponse {
         self
     }
 }
-/// Msp ec alarm count, with the fields the official description lists.
-///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1111,7 +1097,8 @@ pub enum QueryHistoricalClientsVersion {
 }
 /// Request builder for `EventsAlarmsClient::query_historical_clients` (Query historical clients).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHistoricalClients<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1211,7 +1198,8 @@ pub enum QueryEventsVersion {
 }
 /// Request builder for `EventsAlarmsClient::query_events` (Query events).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEvents<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1311,7 +1299,8 @@ pub enum QueryEventMetasVersion {
 }
 /// Request builder for `EventsAlarmsClient::query_event_metas` (Query event metas).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEventMetas<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1389,7 +1378,8 @@ pub enum QueryEventDetailsVersion {
 }
 /// Request builder for `EventsAlarmsClient::query_event_details` (Query event details).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEventDetails<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1467,7 +1457,8 @@ pub enum ExportEventsCsvVersion {
 }
 /// Request builder for `EventsAlarmsClient::export_events_csv` (Export events).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportEventsCsv<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1540,7 +1531,8 @@ pub enum ListAdminGroupLatestLoginsVersion {
 }
 /// Request builder for `EventsAlarmsClient::list_admin_group_latest_logins` (List latest logins of admin group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListAdminGroupLatestLogins<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1618,7 +1610,8 @@ pub enum QueryAlarmsVersion {
 }
 /// Request builder for `EventsAlarmsClient::query_alarms` (Query alarms).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAlarms<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1718,7 +1711,8 @@ pub enum QueryAlarmMetasVersion {
 }
 /// Request builder for `EventsAlarmsClient::query_alarm_metas` (Query alarm metas).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAlarmMetas<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1796,7 +1790,9 @@ pub enum PatchAlarmVersion {
 }
 /// Request builder for `EventsAlarmsClient::patch_alarm` (Clear alarm).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchAlarm<'a> {
     req: ruckus_one_runtime::Request<'a>,

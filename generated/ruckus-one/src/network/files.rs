@@ -107,7 +107,8 @@ static GET_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `FilesClient::get_upload_url` (Get upload url).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUploadUrl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -164,7 +165,8 @@ static GET_DOWNLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `FilesClient::get_download_url` (Get download url).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDownloadUrl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -216,7 +218,8 @@ static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `FilesClient::get_file_download_url` (Get file download url).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetFileDownloadUrl<'a> {
     req: ruckus_one_runtime::Request<'a>,

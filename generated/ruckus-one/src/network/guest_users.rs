@@ -5,8 +5,6 @@
 //! Guest users of guest Wi-Fi networks: create, read, change, delete, query and export them, and the deprecated network-less guest user paths. Split from the wireless networks area so each can be compiled alone.
 //!
 //! Spec: `spec/network/guest_users.yaml`.
-/// Client v1, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -427,7 +425,7 @@ impl ClientV1 {
         self
     }
 }
-/// Create wifi network guest user response: one of several shapes.
+/// One of several shapes, with no field that tells them apart.
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1 (inline body schema)).
 ///
@@ -518,8 +516,6 @@ impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
         Ok(Self::Unknown(value))
     }
 }
-/// Guest, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1224,8 +1220,6 @@ impl GuestUser {
         self
     }
 }
-/// Guest user action, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1290,8 +1284,6 @@ impl GuestUserAction {
         self
     }
 }
-/// Guest user action action: the values the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1341,8 +1333,6 @@ impl<'de> serde::Deserialize<'de> for GuestUserActionAction {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Guest user delivery methods: the values the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1 (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1408,8 +1398,6 @@ impl<'de> serde::Deserialize<'de> for GuestUserDeliveryMethods {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Guest user expiration, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1480,8 +1468,6 @@ impl GuestUserExpiration {
         self
     }
 }
-/// Guest user expiration activation type: the values the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1535,8 +1521,6 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpirationActivationType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Guest user expiration unit: the values the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1610,8 +1594,6 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpirationUnit {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Guest user guest user type: the values the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserV1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1685,8 +1667,6 @@ impl<'de> serde::Deserialize<'de> for GuestUserGuestUserType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Guest user import, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserImportV2).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1752,8 +1732,6 @@ impl GuestUserImport {
         self
     }
 }
-/// Guest user query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1974,8 +1952,6 @@ impl<'de> serde::Deserialize<'de> for GuestUserType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Guest user update, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2066,8 +2042,6 @@ impl GuestUserUpdate {
         self
     }
 }
-/// Guest user update action: the values the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2121,8 +2095,6 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdateAction {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Guest user without id, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
@@ -2378,8 +2350,6 @@ impl GuestUserWithoutIdBuilder {
         })
     }
 }
-/// Operation response guest user, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserDtoV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2448,8 +2418,6 @@ impl OperationResponseGuestUser {
         self
     }
 }
-/// Operation response guest user without id, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserWithoutIdV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2521,8 +2489,6 @@ impl OperationResponseGuestUserWithoutId {
         self
     }
 }
-/// Operation response list guest user import response, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseListGuestUserImportResponseV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2595,8 +2561,6 @@ impl OperationResponseListGuestUserImportResponse {
         self
     }
 }
-/// Query response guest, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2711,8 +2675,6 @@ impl QueryResponseGuest {
         self
     }
 }
-/// Query response guest user query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3266,7 +3228,8 @@ static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `GuestUsersClient::import_network_guest_users` (Import guest users).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportNetworkGuestUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3323,7 +3286,8 @@ static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `GuestUsersClient::list_guest_users_legacy` (List guest users).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListGuestUsersLegacy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3380,7 +3344,9 @@ static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `GuestUsersClient::create_guest_user_legacy` (Create guest users).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateGuestUserLegacy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3442,7 +3408,8 @@ static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `GuestUsersClient::delete_guest_users_legacy` (Delete guest users).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteGuestUsersLegacy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3499,7 +3466,8 @@ static GET_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `GuestUsersClient::get_guest_user_legacy` (Get guest user).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetGuestUserLegacy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3556,7 +3524,9 @@ static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `GuestUsersClient::patch_guest_user_legacy` (Patch guest user).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchGuestUserLegacy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3618,7 +3588,8 @@ static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `GuestUsersClient::delete_guest_user_legacy` (Delete guest user).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteGuestUserLegacy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3691,7 +3662,9 @@ pub enum CreateWifiNetworkGuestUserVersion {
 }
 /// Request builder for `GuestUsersClient::create_wifi_network_guest_user` (Create guest user on a Wi-Fi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`delivery_methods`](Self::delivery_methods).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetworkGuestUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3777,7 +3750,8 @@ pub enum PatchWifiNetworkGuestUsersVersion {
 }
 /// Request builder for `GuestUsersClient::patch_wifi_network_guest_users` (Patch guest users of a Wi-Fi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchWifiNetworkGuestUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3858,7 +3832,8 @@ pub enum GetWifiNetworkGuestUserVersion {
 }
 /// Request builder for `GuestUsersClient::get_wifi_network_guest_user` (Get guest user of a Wi-Fi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkGuestUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3936,7 +3911,8 @@ pub enum PatchWifiNetworkGuestUserVersion {
 }
 /// Request builder for `GuestUsersClient::patch_wifi_network_guest_user` (Patch guest user of a Wi-Fi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchWifiNetworkGuestUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4014,7 +3990,8 @@ pub enum DeleteWifiNetworkGuestUserVersion {
 }
 /// Request builder for `GuestUsersClient::delete_wifi_network_guest_user` (Delete guest user of a Wi-Fi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetworkGuestUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4079,7 +4056,8 @@ static QUERY_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `GuestUsersClient::query_guest_users` (Query guest users).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryGuestUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4171,7 +4149,8 @@ pub enum QueryGuestUsersV1Version {
 }
 /// Request builder for `GuestUsersClient::query_guest_users_v1` (Query guest users (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryGuestUsersV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4250,7 +4229,9 @@ static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `GuestUsersClient::export_guest_users_csv` (Export guest users as CSV).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportGuestUsersCsv<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! Identity groups, identities and their devices and Ethernet ports, identity import and export, and policy sets with their templates and evaluations. DPSK services, MAC registrations and certificates are their own areas (dpsk, mac_registrations, certificates) so each can be compiled alone. Operations on identity groups and identities answer errors with the identity error body (status, timestamp, message, debugMessage, subErrors); policy set operations use the configuration error body (the document does not say which body they use). Identity device status behaves as a state; its transitions are not shown.
 //!
 //! Spec: `spec/network/identity.yaml`.
-/// Boolean evaluation, with the fields the official description lists.
-///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Boolean Evaluation).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -57,8 +55,6 @@ impl BooleanEvaluation {
         }
     }
 }
-/// Date time evaluation, with the fields the official description lists.
-///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Date Time Evaluation).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -110,8 +106,6 @@ impl DateTimeEvaluation {
         }
     }
 }
-/// Ethernet port, with the fields the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -213,8 +207,6 @@ impl EthernetPort {
         self
     }
 }
-/// Evaluation criteria, with the fields the official description lists.
-///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -269,7 +261,7 @@ impl EvaluationCriteria {
         }
     }
 }
-/// Evaluation criteria value: one of several shapes.
+/// One of several shapes, with no field that tells them apart.
 ///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria (inline)).
 ///
@@ -384,8 +376,6 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
         Ok(Self::Unknown(value))
     }
 }
-/// Evaluation report, with the fields the official description lists.
-///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -517,8 +507,6 @@ impl EvaluationReport {
         self
     }
 }
-/// Evaluation report policy type: the values the official description lists.
-///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -580,8 +568,6 @@ impl<'de> serde::Deserialize<'de> for EvaluationReportPolicyType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// External identity, with the fields the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml External Identity).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -790,8 +776,6 @@ impl ExternalIdentity {
         self
     }
 }
-/// External identity identity provider type: the values the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml External Identity (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -849,8 +833,6 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentityIdentityProviderType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// External identity search, with the fields the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml ExternalIdentitySearch).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1639,8 +1621,6 @@ impl IdentityDeviceStatusEntry {
         self
     }
 }
-/// Identity group, with the fields the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1904,8 +1884,6 @@ impl IdentityGroup {
         self
     }
 }
-/// Identity group search, with the fields the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2213,8 +2191,6 @@ impl IdentityPage {
         self
     }
 }
-/// Identity pageable object, with the fields the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2321,8 +2297,6 @@ impl IdentityPageableObject {
         self
     }
 }
-/// Identity search, with the fields the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2592,8 +2566,6 @@ pub type IdentityTimestampEpochSeconds = f64;
 ///
 /// Provenance: documented.
 pub type IdentityTimestampText = String;
-/// Number evaluation, with the fields the official description lists.
-///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Number Evaluation).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -2644,8 +2616,6 @@ impl NumberEvaluation {
         }
     }
 }
-/// Page external identity, with the fields the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml PageExternal Identity).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2796,8 +2766,6 @@ impl PageExternalIdentity {
         self
     }
 }
-/// Page identity, with the fields the official description lists.
-///
 /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2948,8 +2916,6 @@ impl PageIdentity {
         self
     }
 }
-/// String evaluation, with the fields the official description lists.
-///
 /// Provenance: reference (policy_management_api-0.0.3.yaml String Evaluation).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -3829,7 +3795,9 @@ pub enum ListIdentityGroupsVersion {
 }
 /// Request builder for `IdentityClient::list_identity_groups` (List identity groups).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListIdentityGroups<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3950,7 +3918,9 @@ pub enum QueryIdentityGroupsVersion {
 }
 /// Request builder for `IdentityClient::query_identity_groups` (Query identity groups).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryIdentityGroups<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4055,7 +4025,9 @@ static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `IdentityClient::create_identity_group` (Create identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4133,7 +4105,8 @@ pub enum GetIdentityGroupVersion {
 }
 /// Request builder for `IdentityClient::get_identity_group` (Get identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetIdentityGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4195,7 +4168,8 @@ static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `IdentityClient::delete_identity_group` (Delete identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4252,7 +4226,9 @@ static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `IdentityClient::patch_identity_group` (Patch identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchIdentityGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4330,7 +4306,8 @@ pub enum AddPolicySetToIdentityGroupVersion {
 }
 /// Request builder for `IdentityClient::add_policy_set_to_identity_group` (Add policy set to identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddPolicySetToIdentityGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4437,7 +4414,8 @@ pub enum RemovePolicySetFromIdentityGroupVersion {
 }
 /// Request builder for `IdentityClient::remove_policy_set_from_identity_group` (Remove policy set from identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetFromIdentityGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4544,7 +4522,9 @@ pub enum ListIdentitiesVersion {
 }
 /// Request builder for `IdentityClient::list_identities` (List identities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListIdentities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4646,7 +4626,9 @@ pub enum QueryIdentitiesVersion {
 }
 /// Request builder for `IdentityClient::query_identities` (Query identities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryIdentities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4749,7 +4731,8 @@ static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Request builder for `IdentityClient::create_identity` (Create identity).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4822,7 +4805,8 @@ pub enum GetIdentityVersion {
 }
 /// Request builder for `IdentityClient::get_identity` (Get identity).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4882,7 +4866,8 @@ static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `IdentityClient::delete_identities` (Delete identities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4939,7 +4924,8 @@ static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Request builder for `IdentityClient::delete_identity` (Delete identity).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4996,7 +4982,8 @@ static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `IdentityClient::patch_identity` (Patch identity).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5053,7 +5040,9 @@ static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `IdentityClient::create_identity_device` (Add identity devices).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityDevice<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5115,7 +5104,8 @@ static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `IdentityClient::delete_identity_device` (Delete identity device).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityDevice<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5172,7 +5162,8 @@ static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `IdentityClient::delete_identity_ethernet_port` (Delete identity Ethernet port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityEthernetPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5245,7 +5236,8 @@ pub enum UpdateIdentityVenueEthernetPortsVersion {
 }
 /// Request builder for `IdentityClient::update_identity_venue_ethernet_ports` (Update identity Ethernet ports in venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateIdentityVenueEthernetPorts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5336,7 +5328,8 @@ static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `IdentityClient::import_identities` (Import identities from CSV).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportIdentities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5393,7 +5386,9 @@ static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `IdentityClient::export_identities` (Export identities to CSV).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportIdentities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5455,7 +5450,9 @@ static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `IdentityClient::create_policy_set_evaluation` (Evaluate policy sets).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySetEvaluation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5533,7 +5530,8 @@ pub enum CreatePolicySetEvaluationReportVersion {
 }
 /// Request builder for `IdentityClient::create_policy_set_evaluation_report` (Create policy set evaluation report).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySetEvaluationReport<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5595,7 +5593,8 @@ static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `IdentityClient::list_policy_sets` (List policy sets).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicySets<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5652,7 +5651,8 @@ static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `IdentityClient::list_policy_templates` (List policy templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicyTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5709,7 +5709,8 @@ static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `IdentityClient::list_policy_template_policies` (List policy template policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicyTemplatePolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5782,7 +5783,9 @@ pub enum ExportGroupsCsvVersion {
 }
 /// Request builder for `IdentityClient::export_groups_csv` (Export groups csv).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`timezone`](Self::timezone), [`date_format`](Self::date_format).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportGroupsCsv<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5869,7 +5872,8 @@ pub enum QueryExternalIdentityVersion {
 }
 /// Request builder for `IdentityClient::query_external_identity` (Query external identity).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryExternalIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5947,7 +5951,8 @@ pub enum ListAllIdentitiesVersion {
 }
 /// Request builder for `IdentityClient::list_all_identities` (List all identities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListAllIdentities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6025,7 +6030,8 @@ pub enum AllocateIdentityVniVersion {
 }
 /// Request builder for `IdentityClient::allocate_identity_vni` (Allocate identity vni).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AllocateIdentityVni<'a> {
     req: ruckus_one_runtime::Request<'a>,

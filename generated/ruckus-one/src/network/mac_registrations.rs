@@ -5,8 +5,6 @@
 //! MAC registration pools and the registrations in them, their policy sets and the Wi-Fi networks that use them. Creating or deleting pools and registrations may answer 202 Accepted while the work is in progress. Errors use the identity error body. Split from the identity area so each can be compiled alone.
 //!
 //! Spec: `spec/network/mac_registrations.yaml`.
-/// Mac pageable object, with the fields the official description lists.
-///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1407,8 +1405,6 @@ impl NetworkPoolPage {
         self
     }
 }
-/// Operation response, with the fields the official description lists.
-///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml OperationResponse).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1469,8 +1465,6 @@ impl OperationResponse {
         self
     }
 }
-/// Pool, with the fields the official description lists.
-///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1710,8 +1704,6 @@ impl Pool {
         self
     }
 }
-/// Pool default access: the values the official description lists.
-///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1765,8 +1757,6 @@ impl<'de> serde::Deserialize<'de> for PoolDefaultAccess {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Pool expiration type: the values the official description lists.
-///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1872,8 +1862,6 @@ impl<'de> serde::Deserialize<'de> for PoolExpirationType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Registration, with the fields the official description lists.
-///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml Registration).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2741,7 +2729,8 @@ pub enum AddMacRegistrationPoolToIdentityGroupVersion {
 }
 /// Request builder for `MacRegistrationsClient::add_mac_registration_pool_to_identity_group` (Add MAC registration pool to identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddMacRegistrationPoolToIdentityGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2851,7 +2840,8 @@ pub enum CreateIdentityGroupMacRegistrationPoolVersion {
 }
 /// Request builder for `MacRegistrationsClient::create_identity_group_mac_registration_pool` (Create MAC registration pool in identity group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroupMacRegistrationPool<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2961,7 +2951,9 @@ pub enum ListMacRegistrationPoolsVersion {
 }
 /// Request builder for `MacRegistrationsClient::list_mac_registration_pools` (List MAC registration pools).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMacRegistrationPools<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3064,7 +3056,8 @@ static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `MacRegistrationsClient::create_mac_registration_pool` (Create MAC registration pool).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistrationPool<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3163,7 +3156,8 @@ pub enum CreateMacRegistrationPoolV1Version {
 }
 /// Request builder for `MacRegistrationsClient::create_mac_registration_pool_v1` (Create MAC registration pool (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistrationPoolV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3236,7 +3230,8 @@ pub enum GetMacRegistrationPoolVersion {
 }
 /// Request builder for `MacRegistrationsClient::get_mac_registration_pool` (Get MAC registration pool).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMacRegistrationPool<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3298,7 +3293,8 @@ static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_pool` (Delete MAC registration pool).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationPool<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3397,7 +3393,8 @@ pub enum DeleteMacRegistrationPoolV1Version {
 }
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_pool_v1` (Delete MAC registration pool (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationPoolV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3475,7 +3472,9 @@ pub enum QueryMacRegistrationPoolsVersion {
 }
 /// Request builder for `MacRegistrationsClient::query_mac_registration_pools` (Query MAC registration pools).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMacRegistrationPools<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3594,7 +3593,9 @@ pub enum ListMacRegistrationsVersion {
 }
 /// Request builder for `MacRegistrationsClient::list_mac_registrations` (List MAC registrations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMacRegistrations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3697,7 +3698,8 @@ static CREATE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `MacRegistrationsClient::create_mac_registration` (Create MAC registration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistration<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3796,7 +3798,8 @@ pub enum CreateMacRegistrationV1Version {
 }
 /// Request builder for `MacRegistrationsClient::create_mac_registration_v1` (Create MAC registration (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistrationV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3858,7 +3861,8 @@ static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `MacRegistrationsClient::delete_mac_registrations` (Delete MAC registrations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3957,7 +3961,8 @@ pub enum DeleteMacRegistrationsV1Version {
 }
 /// Request builder for `MacRegistrationsClient::delete_mac_registrations_v1` (Delete MAC registrations (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4035,7 +4040,8 @@ pub enum GetMacRegistrationVersion {
 }
 /// Request builder for `MacRegistrationsClient::get_mac_registration` (Get MAC registration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMacRegistration<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4097,7 +4103,8 @@ static DELETE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `MacRegistrationsClient::delete_mac_registration` (Delete MAC registration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistration<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4196,7 +4203,8 @@ pub enum DeleteMacRegistrationV1Version {
 }
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_v1` (Delete MAC registration (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4274,7 +4282,9 @@ pub enum QueryMacRegistrationsVersion {
 }
 /// Request builder for `MacRegistrationsClient::query_mac_registrations` (Query MAC registrations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMacRegistrations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4393,7 +4403,8 @@ pub enum AddPolicySetToMacRegistrationPoolVersion {
 }
 /// Request builder for `MacRegistrationsClient::add_policy_set_to_mac_registration_pool` (Add policy set to MAC registration pool).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddPolicySetToMacRegistrationPool<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4500,7 +4511,8 @@ pub enum RemovePolicySetFromMacRegistrationPoolVersion {
 }
 /// Request builder for `MacRegistrationsClient::remove_policy_set_from_mac_registration_pool` (Remove policy set from MAC registration pool).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetFromMacRegistrationPool<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4610,7 +4622,8 @@ pub enum ListWifiNetworkMacRegistrationPoolsVersion {
 }
 /// Request builder for `MacRegistrationsClient::list_wifi_network_mac_registration_pools` (List MAC registration pools of a network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListWifiNetworkMacRegistrationPools<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4697,7 +4710,9 @@ pub enum ImportRegistrationsVersion {
 }
 /// Request builder for `MacRegistrationsClient::import_registrations` (Import registrations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportRegistrations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4812,7 +4827,8 @@ pub enum UpdateRegistrationVersion {
 }
 /// Request builder for `MacRegistrationsClient::update_registration` (Update registration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRegistration<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4919,7 +4935,8 @@ pub enum UpdatePoolVersion {
 }
 /// Request builder for `MacRegistrationsClient::update_pool` (Update pool).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePool<'a> {
     req: ruckus_one_runtime::Request<'a>,

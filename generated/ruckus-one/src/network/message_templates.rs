@@ -5,8 +5,6 @@
 //! Message templates by scope: the scopes, their templates, variables and registrations (reads only). Every operation here is drafted by the import from the official description.
 //!
 //! Spec: `spec/network/message_templates.yaml`.
-/// Message registration, with the fields the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml Registration).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -102,8 +100,6 @@ impl MessageRegistration {
         self
     }
 }
-/// Page information, with the fields the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml Page Information).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -190,8 +186,6 @@ impl PageInformation {
         self
     }
 }
-/// Paged registrations rest response, with the fields the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml PagedRegistrationsRestResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -275,8 +269,6 @@ impl PagedRegistrationsRestResponse {
         self
     }
 }
-/// Paged template scopes rest response, with the fields the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml PagedTemplateScopesRestResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -360,8 +352,6 @@ impl PagedTemplateScopesRestResponse {
         self
     }
 }
-/// Paged templates rest response, with the fields the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml PagedTemplatesRestResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -442,8 +432,6 @@ impl PagedTemplatesRestResponse {
         self
     }
 }
-/// Paged variables rest response, with the fields the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml PagedVariablesRestResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -524,8 +512,6 @@ impl PagedVariablesRestResponse {
         self
     }
 }
-/// Template, with the fields the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml Template).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -629,8 +615,6 @@ impl Template {
         self
     }
 }
-/// Template scope, with the fields the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml Template Scope).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -743,8 +727,6 @@ impl TemplateScope {
         self
     }
 }
-/// Template scope message type: the values the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml Template Scope (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -798,8 +780,6 @@ impl<'de> serde::Deserialize<'de> for TemplateScopeMessageType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Variable, with the fields the official description lists.
-///
 /// Provenance: reference (message_template_api-0.0.12.yaml Variable).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1165,7 +1145,9 @@ static MSG_TEMPLATE_GET_ALL_TEMPLATE_SCOPES: ruckus_one_runtime::Operation = ruc
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_template_scopes` (Msg template get all template scopes).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetAllTemplateScopes<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1262,7 +1244,9 @@ static MSG_TEMPLATE_GET_TEMPLATE_SCOPE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_template_scope` (Msg template get template scope).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`includes`](Self::includes).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetTemplateScope<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1326,7 +1310,9 @@ static MSG_TEMPLATE_GET_VARIABLES_FOR_TEMPLATE_SCOPE: ruckus_one_runtime::Operat
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_variables_for_template_scope` (Msg template get variables for template scope).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetVariablesForTemplateScope<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1421,7 +1407,9 @@ static MSG_TEMPLATE_GET_TEMPLATES_FOR_SCOPE: ruckus_one_runtime::Operation = ruc
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_templates_for_scope` (Msg template get templates for scope).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetTemplatesForScope<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1516,7 +1504,9 @@ static MSG_TEMPLATE_GET_ALL_TEMPLATE_REGISTRATIONS: ruckus_one_runtime::Operatio
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_template_registrations` (Msg template get all template registrations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetAllTemplateRegistrations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1611,7 +1601,8 @@ static MSG_TEMPLATE_GET_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_template` (Msg template get template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1666,7 +1657,9 @@ static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_registrations` (Msg template get all registrations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetAllRegistrations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1761,7 +1754,8 @@ static MSG_TEMPLATE_GET_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_registration` (Msg template get registration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetRegistration<'a> {
     req: ruckus_one_runtime::Request<'a>,

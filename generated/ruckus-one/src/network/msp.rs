@@ -8,8 +8,6 @@
 //!
 //! Removed operations (documented, not generated):
 //! - `PATCH /mspCustomers/{customerId}` (Update MSP customer (partial)): removed: Removed, while the other /mspCustomers/{customerId} methods are deprecated.
-/// Delegation data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DelegationData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -227,7 +225,7 @@ impl DelegationData {
         self
     }
 }
-/// Msp ec, with the fields the official description lists.
+/// A customer account of an MSP, as a row of the MSP's customer query.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
 ///
@@ -681,8 +679,6 @@ impl MspEc {
         self
     }
 }
-/// Msp inventory device, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspInventoryDeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1579,8 +1575,6 @@ impl MspLegacyBody {
         self
     }
 }
-/// Msp logo file data, with the fields the official description lists.
-///
 /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1684,8 +1678,6 @@ impl MspLogoFileData {
         self
     }
 }
-/// Msp view, with the fields the official description lists.
-///
 /// Provenance: reference (msp_services-0.3.3.yaml MspView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1971,8 +1963,6 @@ impl MspView {
         self
     }
 }
-/// Preferred wispr provider, with the fields the official description lists.
-///
 /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2115,8 +2105,6 @@ impl PreferredWisprProvider {
         self
     }
 }
-/// Priority incidents, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2200,8 +2188,6 @@ impl PriorityIncidents {
         self
     }
 }
-/// Query response msp ec, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2316,8 +2302,6 @@ impl QueryResponseMspEc {
         self
     }
 }
-/// Query response msp inventory device, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspInventoryDeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2438,8 +2422,6 @@ impl QueryResponseMspInventoryDevice {
         self
     }
 }
-/// Radius, with the fields the official description lists.
-///
 /// Provenance: reference (msp_services-0.3.3.yaml Radius).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2505,8 +2487,6 @@ impl Radius {
         self
     }
 }
-/// Radius server, with the fields the official description lists.
-///
 /// Provenance: reference (msp_services-0.3.3.yaml RadiusServer).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2573,8 +2553,6 @@ impl RadiusServer {
         self
     }
 }
-/// Update msp request, with the fields the official description lists.
-///
 /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2826,8 +2804,6 @@ impl UpdateMspRequest {
         self
     }
 }
-/// Viewmodel entitlement, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3872,7 +3848,9 @@ pub enum QueryMspEcsVersion {
 }
 /// Request builder for `MspClient::query_msp_ecs` (Query managed end-customer tenants).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`delegation`](Self::delegation).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMspEcs<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3974,7 +3952,8 @@ pub enum ListBrandingsVersion {
 }
 /// Request builder for `MspClient::list_brandings` (Get brandings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListBrandings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4047,7 +4026,8 @@ pub enum UpdateBrandingsVersion {
 }
 /// Request builder for `MspClient::update_brandings` (Update brandings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateBrandings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4154,7 +4134,8 @@ pub enum CreateBrandingVersion {
 }
 /// Request builder for `MspClient::create_branding` (Create branding).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateBranding<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4261,7 +4242,8 @@ pub enum CreateLogoFileVersion {
 }
 /// Request builder for `MspClient::create_logo_file` (Upload logo file).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateLogoFile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4339,7 +4321,9 @@ pub enum GetLogoFileVersion {
 }
 /// Request builder for `MspClient::get_logo_file` (Download logo file).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLogoFile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4422,7 +4406,8 @@ pub enum ExportMspEcInventoriesCsvVersion {
 }
 /// Request builder for `MspClient::export_msp_ec_inventories_csv` (Export end-customer inventory as CSV).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportMspEcInventoriesCsv<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4479,7 +4464,8 @@ static LIST_MSP_CUSTOMERS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Request builder for `MspClient::list_msp_customers` (List MSP customers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4536,7 +4522,9 @@ static CREATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `MspClient::create_msp_customer` (Create MSP customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMspCustomer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4598,7 +4586,8 @@ static GET_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `MspClient::get_msp_customer` (Get MSP customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspCustomer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4655,7 +4644,9 @@ static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `MspClient::update_msp_customer` (Update MSP customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMspCustomer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4717,7 +4708,8 @@ static DELETE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `MspClient::delete_msp_customer` (Delete MSP customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMspCustomer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4774,7 +4766,8 @@ static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `MspClient::list_msp_customer_msp_admins` (List MSP administrators of a customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerMspAdmins<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4831,7 +4824,8 @@ static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `MspClient::list_msp_customer_admins` (List administrators of a customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerAdmins<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4888,7 +4882,8 @@ static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `MspClient::get_msp_customer_admin` (Get administrator of a customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspCustomerAdmin<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4945,7 +4940,8 @@ static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `MspClient::list_msp_customer_invitations` (List invitations of a customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerInvitations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5002,7 +4998,8 @@ static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `MspClient::list_msp_customer_delegations` (List delegations of a customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerDelegations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5059,7 +5056,8 @@ static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `MspClient::list_msp_customer_delegator_admins` (List delegator administrators of a customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerDelegatorAdmins<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5116,7 +5114,8 @@ static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `MspClient::get_msp_customer_activation_status` (Get activation status of a customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspCustomerActivationStatus<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5173,7 +5172,8 @@ static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Request builder for `MspClient::list_msp_customer_logo_urls` (List logo URLs of a customer).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerLogoUrls<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5230,7 +5230,8 @@ static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::Operation = ruck
 };
 /// Request builder for `MspClient::list_msp_firmware_upgrade_schedules` (List MSP firmware upgrade schedules).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspFirmwareUpgradeSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5287,7 +5288,8 @@ static LIST_MSP_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `MspClient::list_msp_delegations` (List MSP delegations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspDelegations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5344,7 +5346,8 @@ static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Request builder for `MspClient::list_msp_admin_associations` (List MSP administrator associations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspAdminAssociations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5401,7 +5404,8 @@ static GET_MSP_INTEGRATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Request builder for `MspClient::get_msp_integrator` (Get MSP integrator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspIntegrator<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5458,7 +5462,8 @@ static LIST_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Request builder for `MspClient::list_msp_labels` (List MSP labels).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspLabels<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5515,7 +5520,9 @@ static UPDATE_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `MspClient::update_msp_labels` (Update MSP labels).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMspLabels<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5577,7 +5584,9 @@ static CREATE_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `MspClient::create_msp_label` (Create MSP label).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMspLabel<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5639,7 +5648,8 @@ static GET_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Request builder for `MspClient::get_msp_label` (Get MSP label).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspLabel<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5696,7 +5706,8 @@ static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `MspClient::list_msp_label_base_urls` (List MSP label base URLs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspLabelBaseUrls<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5769,7 +5780,9 @@ pub enum GetMspEcsVersion {
 }
 /// Request builder for `MspClient::get_msp_ecs` (Get msp ecs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`delegation`](Self::delegation).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspEcs<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5871,7 +5884,8 @@ pub enum GetDeviceInventoryVersion {
 }
 /// Request builder for `MspClient::get_device_inventory` (Get device inventory).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDeviceInventory<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5968,7 +5982,8 @@ pub enum GetDelegationsForViewVersion {
 }
 /// Request builder for `MspClient::get_delegations_for_view` (Get delegations for view).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDelegationsForView<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! Captive portal service profiles and their templates: create, read, update, delete and query them, their images (logo, photo, background, powered-by), and the deprecated tag and network lookups. Split from the wireless networks area so each can be compiled alone.
 //!
 //! Spec: `spec/network/portal_service_profiles.yaml`.
-/// Component display, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -117,8 +115,6 @@ impl ComponentDisplay {
         self
     }
 }
-/// Operation response portal service profile, with the fields the official description lists.
-///
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -676,8 +672,6 @@ impl PortalServiceProfileImage {
         }
     }
 }
-/// Portal service profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -767,8 +761,6 @@ impl PortalServiceProfileQueryData {
         self
     }
 }
-/// Query response portal service profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1611,7 +1603,8 @@ static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profiles` (List portal service profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1684,7 +1677,8 @@ pub enum CreatePortalServiceProfileVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::create_portal_service_profile` (Create portal service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1749,7 +1743,8 @@ static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_
 };
 /// Request builder for `PortalServiceProfilesClient::create_portal_service_profile_v1` (Create portal service profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePortalServiceProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1806,7 +1801,8 @@ static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Request builder for `PortalServiceProfilesClient::delete_portal_service_profiles` (Delete portal service profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalServiceProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1879,7 +1875,8 @@ pub enum QueryPortalServiceProfilesVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::query_portal_service_profiles` (Query portal service profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryPortalServiceProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1985,7 +1982,8 @@ pub enum GetPortalServiceProfileVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::get_portal_service_profile` (Get portal service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPortalServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2069,7 +2067,8 @@ pub enum UpdatePortalServiceProfileVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile` (Update portal service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2176,7 +2175,8 @@ pub enum DeletePortalServiceProfileVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::delete_portal_service_profile` (Delete portal service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2283,7 +2283,8 @@ pub enum UpdatePortalServiceProfilePoweredImageVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_powered_image` (Upload portal service profile powered-by image).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfilePoweredImage<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2364,7 +2365,8 @@ pub enum UpdatePortalServiceProfilePhotoVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_photo` (Upload portal service profile photo).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfilePhoto<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2442,7 +2444,8 @@ pub enum UpdatePortalServiceProfileLogoVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_logo` (Upload portal service profile logo).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfileLogo<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2520,7 +2523,8 @@ pub enum UpdatePortalServiceProfileBackgroundImageVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_background_image` (Upload portal service profile background image).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfileBackgroundImage<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2585,7 +2589,8 @@ static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_tags` (List portal service profile tags).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfileTags<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2642,7 +2647,8 @@ static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruc
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_networks` (List portal service profile networks).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfileNetworks<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2715,7 +2721,8 @@ pub enum QueryTemplatePortalServiceProfilesVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::query_template_portal_service_profiles` (Query portal service profile templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplatePortalServiceProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2818,7 +2825,8 @@ pub enum CreateTemplatePortalServiceProfileVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::create_template_portal_service_profile` (Create portal service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2902,7 +2910,8 @@ pub enum GetTemplatePortalServiceProfileVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::get_template_portal_service_profile` (Get portal service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2980,7 +2989,8 @@ pub enum UpdateTemplatePortalServiceProfileVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile` (Update portal service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3090,7 +3100,8 @@ pub enum DeleteTemplatePortalServiceProfileVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::delete_template_portal_service_profile` (Delete portal service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3200,7 +3211,8 @@ pub enum UpdateTemplatePortalServiceProfilePoweredImageVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_powered_image` (Upload portal service profile template powered-by image).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfilePoweredImage<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3281,7 +3293,8 @@ pub enum UpdateTemplatePortalServiceProfilePhotoVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_photo` (Upload portal service profile template photo).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfilePhoto<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3362,7 +3375,8 @@ pub enum UpdateTemplatePortalServiceProfileLogoVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_logo` (Upload portal service profile template logo).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfileLogo<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3443,7 +3457,8 @@ pub enum UpdateTemplatePortalServiceProfileBackgroundImageVersion {
 }
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_background_image` (Upload portal service profile template background image).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3508,7 +3523,8 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation 
 };
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_tags` (List portal service profile template tags).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplatePortalServiceProfileTags<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3565,7 +3581,8 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operat
 };
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_networks` (List portal service profile template networks).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplatePortalServiceProfileNetworks<'a> {
     req: ruckus_one_runtime::Request<'a>,

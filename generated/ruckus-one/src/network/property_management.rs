@@ -5,8 +5,6 @@
 //! Multi-dwelling-unit properties: the property configuration of a venue, its units and their identities, and the resident portals offered to residents. Every operation here is drafted by the import from the official descriptions.
 //!
 //! Spec: `spec/network/property_management.yaml`.
-/// Accepted response2, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml EntityModelAcceptedResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -75,8 +73,6 @@ impl AcceptedResponse2 {
         self
     }
 }
-/// Address, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml Address).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -141,8 +137,6 @@ impl Address {
         self
     }
 }
-/// Communication config, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml CommunicationConfigDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -448,8 +442,6 @@ impl CommunicationConfig {
         self
     }
 }
-/// Dpsk settings, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml DpskSettings).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -524,8 +516,6 @@ impl DpskSettings {
         self
     }
 }
-/// Lan port, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml LanPort).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -581,8 +571,6 @@ impl LanPort {
         }
     }
 }
-/// Page entity model persona, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml PageEntityModelPersona).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -736,8 +724,6 @@ impl PageEntityModelPersona {
         self
     }
 }
-/// Page entity model resident portal, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml PageEntityModelResidentPortal).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -894,8 +880,6 @@ impl PageEntityModelResidentPortal {
         self
     }
 }
-/// Page entity model unit, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml PageEntityModelUnit).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1046,8 +1030,6 @@ impl PageEntityModelUnit {
         self
     }
 }
-/// Persona, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml Persona).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -1112,8 +1094,6 @@ impl Persona {
         }
     }
 }
-/// Persona persona type: the values the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml Persona (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1171,8 +1151,6 @@ impl<'de> serde::Deserialize<'de> for PersonaPersonaType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Property, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml EntityModelPropertyDto).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
@@ -1352,8 +1330,6 @@ impl PropertyBuilder {
         })
     }
 }
-/// Property2, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml PropertyDto).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
@@ -1520,8 +1496,6 @@ impl Property2Builder {
         })
     }
 }
-/// Property accepted response, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml AcceptedResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1581,8 +1555,6 @@ impl PropertyAcceptedResponse {
         self
     }
 }
-/// Property page, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml Page).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1733,8 +1705,6 @@ impl PropertyPage {
         self
     }
 }
-/// Property pageable object, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1841,8 +1811,6 @@ impl PropertyPageableObject {
         self
     }
 }
-/// Property persona, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml EntityModelPersona).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1920,8 +1888,6 @@ impl PropertyPersona {
         self
     }
 }
-/// Property query data, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml QueryData).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2023,8 +1989,6 @@ impl PropertyQueryData {
         self
     }
 }
-/// Property resident portal assignment, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml PropertyResidentPortalAssignment).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2097,8 +2061,6 @@ impl PropertyResidentPortalAssignment {
         self
     }
 }
-/// Property sort object, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml SortObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2173,8 +2135,6 @@ impl PropertySortObject {
         self
     }
 }
-/// Property status: the values the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml EntityModelPropertyDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2228,8 +2188,6 @@ impl<'de> serde::Deserialize<'de> for PropertyStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Property unit, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml EntityModelUnit).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2374,8 +2332,6 @@ impl PropertyUnit {
         self
     }
 }
-/// Qo s profile assignment, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml QoSProfileAssignment).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -2432,8 +2388,6 @@ impl QoSProfileAssignment {
         }
     }
 }
-/// Resident, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml Resident).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2506,8 +2460,6 @@ impl Resident {
         self
     }
 }
-/// Resident portal, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml EntityModelResidentPortal).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2613,8 +2565,6 @@ impl ResidentPortal {
         self
     }
 }
-/// Resident portal access config, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml ResidentPortalAccessConfig).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2674,8 +2624,6 @@ impl ResidentPortalAccessConfig {
         self
     }
 }
-/// Resident portal color config, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml ResidentPortalColorConfig).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2762,7 +2710,7 @@ impl ResidentPortalColorConfig {
         self
     }
 }
-/// Resident portal config: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
+/// One of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
 ///
 /// Provenance: reference (property_management-1.0.1.yaml ResidentPortalConfig).
 ///
@@ -2834,8 +2782,6 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalConfig {
         )
     }
 }
-/// Resident portal file config, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml ResidentPortalFileConfig).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2906,8 +2852,6 @@ impl ResidentPortalFileConfig {
         self
     }
 }
-/// Resident portal text config, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml ResidentPortalTextConfig).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3008,8 +2952,6 @@ impl ResidentPortalTextConfig {
         self
     }
 }
-/// Resident portal ui configs, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml ResidentPortalUiConfigs).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3096,8 +3038,6 @@ impl ResidentPortalUiConfigs {
         self
     }
 }
-/// Traffic control, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml TrafficControl).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -3154,8 +3094,6 @@ impl TrafficControl {
         }
     }
 }
-/// Unit, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml Unit).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -3288,8 +3226,6 @@ impl Unit {
         self
     }
 }
-/// Unit ap, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml UnitAp).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -3351,8 +3287,6 @@ impl UnitAp {
         self
     }
 }
-/// Unit config, with the fields the official description lists.
-///
 /// Provenance: reference (property_management-1.0.1.yaml UnitConfigDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4080,7 +4014,8 @@ pub enum AssignUnitIdentityVersion {
 }
 /// Request builder for `PropertyManagementClient::assign_unit_identity` (Associate identity).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssignUnitIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4137,7 +4072,8 @@ static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `PropertyManagementClient::remove_unit_identity` (Delete identity property).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveUnitIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4205,7 +4141,8 @@ pub enum QosProfileAssignmentsVersion {
 }
 /// Request builder for `PropertyManagementClient::qos_profile_assignments` (Qos profile assignments).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QosProfileAssignments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4312,7 +4249,8 @@ pub enum GetVenuePropertyConfigVersion {
 }
 /// Request builder for `PropertyManagementClient::get_venue_property_config` (Get property).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenuePropertyConfig<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4388,7 +4326,8 @@ pub enum EnableVenuePropertyVersion {
 }
 /// Request builder for `PropertyManagementClient::enable_venue_property` (Enable property).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EnableVenueProperty<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4492,7 +4431,8 @@ pub enum EnablePropertySelectivelyVersion {
 }
 /// Request builder for `PropertyManagementClient::enable_property_selectively` (Enable property selectively).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EnablePropertySelectively<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4596,7 +4536,8 @@ pub enum AssignResidentPortalVersion {
 }
 /// Request builder for `PropertyManagementClient::assign_resident_portal` (Assign resident portal).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssignResidentPortal<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4674,7 +4615,9 @@ pub enum GetAllUnitsVersion {
 }
 /// Request builder for `PropertyManagementClient::get_all_units` (Get all units).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllUnits<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4790,7 +4733,8 @@ pub enum AddUnitVersion {
 }
 /// Request builder for `PropertyManagementClient::add_unit` (Add unit).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddUnit<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4894,7 +4838,9 @@ pub enum QueryUnitsVersion {
 }
 /// Request builder for `PropertyManagementClient::query_units` (Query units).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryUnits<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5001,7 +4947,8 @@ pub enum ResendNotificationsVersion {
 }
 /// Request builder for `PropertyManagementClient::resend_notifications` (Resend notifications).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ResendNotifications<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5074,7 +5021,9 @@ pub enum QueryUnitIdentitiesVersion {
 }
 /// Request builder for `PropertyManagementClient::query_unit_identities` (Query identities property).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryUnitIdentities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5181,7 +5130,9 @@ pub enum QueryPropertyConfigsVersion {
 }
 /// Request builder for `PropertyManagementClient::query_property_configs` (Query property configs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryPropertyConfigs<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5288,7 +5239,9 @@ pub enum AddResidentPortalVersion {
 }
 /// Request builder for `PropertyManagementClient::add_resident_portal` (Add resident portal).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddResidentPortal<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5371,7 +5324,9 @@ pub enum QueryResidentPortalsVersion {
 }
 /// Request builder for `PropertyManagementClient::query_resident_portals` (Query resident portals).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryResidentPortals<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5478,7 +5433,8 @@ pub enum FetchUnitVersion {
 }
 /// Request builder for `PropertyManagementClient::fetch_unit` (Fetch unit).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchUnit<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5556,7 +5512,8 @@ pub enum DeleteUnitVersion {
 }
 /// Request builder for `PropertyManagementClient::delete_unit` (Delete unit).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUnit<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5663,7 +5620,8 @@ pub enum EditUnitVersion {
 }
 /// Request builder for `PropertyManagementClient::edit_unit` (Edit unit).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EditUnit<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5767,7 +5725,8 @@ pub enum FetchResidentPortalVersion {
 }
 /// Request builder for `PropertyManagementClient::fetch_resident_portal` (Fetch resident portal).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchResidentPortal<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5829,7 +5788,8 @@ static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `PropertyManagementClient::delete_resident_portal` (Delete resident portal).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteResidentPortal<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5897,7 +5857,9 @@ pub enum EditResidentPortalVersion {
 }
 /// Request builder for `PropertyManagementClient::edit_resident_portal` (Edit resident portal).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EditResidentPortal<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5964,7 +5926,8 @@ static DOWNLOAD_PORTAL_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `PropertyManagementClient::download_portal_file` (Download portal file).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadPortalFile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6016,7 +5979,8 @@ static DELETE_PORTAL_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Request builder for `PropertyManagementClient::delete_portal_file` (Delete portal file).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalFile<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! Groups of RADIUS attributes, where they are assigned, and the RADIUS attributes and vendors they are chosen from. Every operation here is drafted by the import from the official description.
 //!
 //! Spec: `spec/network/radius_attribute_groups.yaml`.
-/// Attribute assignment, with the fields the official description lists.
-///
 /// Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml Attribute Assignment).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
@@ -110,8 +108,6 @@ impl AttributeAssignmentBuilder {
         })
     }
 }
-/// Attribute assignment operator: the values the official description lists.
-///
 /// Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml Attribute Assignment (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -169,8 +165,6 @@ impl<'de> serde::Deserialize<'de> for AttributeAssignmentOperator {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Attribute group assignment, with the fields the official description lists.
-///
 /// Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml Attribute Group Assignment).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -252,8 +246,6 @@ impl AttributeGroupAssignment {
         self
     }
 }
-/// Data type: the values the official description lists.
-///
 /// Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml RADIUS Attribute (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -363,8 +355,6 @@ impl<'de> serde::Deserialize<'de> for DataType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// External assignment service group, with the fields the official description lists.
-///
 /// Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml External Assignment Service Group).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -429,8 +419,6 @@ impl ExternalAssignmentServiceGroup {
         }
     }
 }
-/// Radius attribute, with the fields the official description lists.
-///
 /// Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml RADIUS Attribute).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -525,8 +513,6 @@ impl RadiusAttribute {
         self
     }
 }
-/// Radius attribute group, with the fields the official description lists.
-///
 /// Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml RADIUS Attribute Group).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -645,8 +631,6 @@ impl RadiusAttributeGroup {
         self
     }
 }
-/// Radius attribute vendors, with the fields the official description lists.
-///
 /// Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml RADIUS Attribute Vendors).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1069,7 +1053,9 @@ static GET_ALL_RADIUS_ATTRIBUTES_BY_QUERY: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attributes_by_query` (Get all radius attributes by query).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributesByQuery<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1133,7 +1119,8 @@ static GET_ALL_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_groups` (Get all radius attribute groups).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributeGroups<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1190,7 +1177,8 @@ static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `RadiusAttributeGroupsClient::create_radius_attribute_group` (Create radius attribute group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusAttributeGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1247,7 +1235,8 @@ static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_external_assignments` (Get all external assignments).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllExternalAssignments<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1304,7 +1293,8 @@ static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `RadiusAttributeGroupsClient::create_external_assignment` (Create external assignment).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateExternalAssignment<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1361,7 +1351,9 @@ static GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY: ruckus_one_runtime::Operation =
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_groups_by_query` (Get all radius attribute groups by query).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributeGroupsByQuery<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1425,7 +1417,8 @@ static GET_ATTRIBUTE_GROUP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_attribute_group_by_id` (Get attribute group by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributeGroupById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1482,7 +1475,8 @@ static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `RadiusAttributeGroupsClient::delete_attribute_group` (Delete attribute group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAttributeGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1539,7 +1533,8 @@ static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `RadiusAttributeGroupsClient::update_radius_attrib_group` (Update radius attrib group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusAttribGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1596,7 +1591,8 @@ static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute` (Get all radius attribute).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttribute<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1653,7 +1649,8 @@ static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_attribute_by_id` (Get attribute by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributeById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1710,7 +1707,8 @@ static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_vendors` (Get all radius attribute vendors).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributeVendors<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1767,7 +1765,8 @@ static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_external_assignment_by_id` (Get external assignment by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetExternalAssignmentById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1824,7 +1823,8 @@ static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `RadiusAttributeGroupsClient::delete_external_assignment` (Delete external assignment).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteExternalAssignment<'a> {
     req: ruckus_one_runtime::Request<'a>,

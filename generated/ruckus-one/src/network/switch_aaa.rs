@@ -5,8 +5,6 @@
 //! AAA servers and AAA settings of a venue's switches. Split from the switches area so each can be compiled alone.
 //!
 //! Spec: `spec/network/switch_aaa.yaml`.
-/// Aaa server response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -72,8 +70,6 @@ impl AaaServerResponse {
         self
     }
 }
-/// Aaa server view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -562,7 +558,8 @@ pub enum QueryVenueAaaServersVersion {
 }
 /// Request builder for `SwitchAaaClient::query_venue_aaa_servers` (Query venue AAA servers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueAaaServers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -641,7 +638,8 @@ static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `SwitchAaaClient::create_venue_aaa_server` (Create venue AAA server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueAaaServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -714,7 +712,8 @@ pub enum CreateVenueAaaServerV1Version {
 }
 /// Request builder for `SwitchAaaClient::create_venue_aaa_server_v1` (Create venue AAA server (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueAaaServerV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -792,7 +791,8 @@ pub enum DeleteVenueAaaServersVersion {
 }
 /// Request builder for `SwitchAaaClient::delete_venue_aaa_servers` (Delete venue AAA servers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueAaaServers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -865,7 +865,8 @@ pub enum GetVenueAaaServerVersion {
 }
 /// Request builder for `SwitchAaaClient::get_venue_aaa_server` (Get venue AAA server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueAaaServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -927,7 +928,8 @@ static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `SwitchAaaClient::update_venue_aaa_server` (Update venue AAA server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAaaServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1000,7 +1002,8 @@ pub enum UpdateVenueAaaServerV1Version {
 }
 /// Request builder for `SwitchAaaClient::update_venue_aaa_server_v1` (Update venue AAA server (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAaaServerV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1078,7 +1081,8 @@ pub enum DeleteVenueAaaServerVersion {
 }
 /// Request builder for `SwitchAaaClient::delete_venue_aaa_server` (Delete venue AAA server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueAaaServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1156,7 +1160,8 @@ pub enum UpdateVenueAaaSettingsVersion {
 }
 /// Request builder for `SwitchAaaClient::update_venue_aaa_settings` (Update venue AAA settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAaaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1240,7 +1245,8 @@ pub enum GetAaaSettingsVersion {
 }
 /// Request builder for `SwitchAaaClient::get_aaa_settings` (Get aaa settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAaaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! Configuration backups of a venue's switches (create, read, compare, restore, delete) and the configuration change history. Split from the switches area so each can be compiled alone.
 //!
 //! Spec: `spec/network/switch_config_backups.yaml`.
-/// Config back up formatted, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -111,8 +109,6 @@ impl ConfigBackUpFormatted {
         self
     }
 }
-/// Config backup, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -169,8 +165,6 @@ impl ConfigBackup {
         self
     }
 }
-/// Config backup action, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupActionDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -230,8 +224,6 @@ impl ConfigBackupAction {
         self
     }
 }
-/// Config backup action config backup action: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupActionDtoV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -285,8 +277,6 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupActionConfigBackupAction {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Config backup comparison, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -355,8 +345,6 @@ impl ConfigBackupComparison {
         self
     }
 }
-/// Config backup comparison view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -440,8 +428,6 @@ impl ConfigBackupComparisonView {
         self
     }
 }
-/// Config backup content view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupContentViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -905,7 +891,8 @@ pub enum QueryVenueSwitchConfigBackupsVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_backups` (Query switch configuration backups).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchConfigBackups<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1002,7 +989,8 @@ pub enum QueryVenueSwitchConfigHistDetailsVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_hist_details` (Query switch configuration history).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchConfigHistDetails<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1104,7 +1092,8 @@ pub enum ListVenueSwitchTransactionConfigHistDetailsVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::list_venue_switch_transaction_config_hist_details` (List configuration history of a transaction).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchTransactionConfigHistDetails<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1188,7 +1177,8 @@ pub enum ListVenueSwitchConfigBackupsVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::list_venue_switch_config_backups` (List switch configuration backups).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchConfigBackups<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1266,7 +1256,8 @@ pub enum CreateVenueSwitchConfigBackupVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup` (Back up switch configuration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchConfigBackup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1373,7 +1364,8 @@ pub enum DeleteVenueSwitchConfigBackupsVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backups` (Delete switch configuration backups).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchConfigBackups<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1451,7 +1443,8 @@ pub enum GetVenueSwitchConfigBackupVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup` (Get switch configuration backup).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchConfigBackup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1529,7 +1522,8 @@ pub enum DeleteVenueSwitchConfigBackupVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backup` (Delete switch configuration backup).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchConfigBackup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1607,7 +1601,8 @@ pub enum PatchVenueSwitchConfigBackupVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::patch_venue_switch_config_backup` (Restore switch configuration backup).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueSwitchConfigBackup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1714,7 +1709,8 @@ pub enum CreateVenueSwitchConfigBackupComparisonVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup_comparison` (Compare switch configuration backups).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchConfigBackupComparison<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1795,7 +1791,8 @@ pub enum GetVenueSwitchConfigBackupFormattedConfigsVersion {
 }
 /// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup_formatted_configs` (Get formatted backup configuration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchConfigBackupFormattedConfigs<'a> {
     req: ruckus_one_runtime::Request<'a>,

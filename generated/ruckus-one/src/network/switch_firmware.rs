@@ -5,8 +5,6 @@
 //! Switch firmware versions, current versions, upgrade schedules of a venue and their switches, and upgrade status. Split from the switches area so each can be compiled alone.
 //!
 //! Spec: `spec/network/switch_firmware.yaml`.
-/// Change schedule, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -108,8 +106,6 @@ impl ChangeSchedule {
         self
     }
 }
-/// Change schedule v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -220,8 +216,6 @@ impl ChangeScheduleV1 {
         self
     }
 }
-/// Model current version view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -290,8 +284,6 @@ impl ModelCurrentVersionView {
         self
     }
 }
-/// Model group: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -357,8 +349,6 @@ impl<'de> serde::Deserialize<'de> for ModelGroup {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Model switch count view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -434,8 +424,6 @@ impl ModelSwitchCountView {
         self
     }
 }
-/// Model version view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -510,8 +498,6 @@ impl ModelVersionView {
         self
     }
 }
-/// Schedule time slot view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ScheduleTimeSlotViewV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -588,8 +574,6 @@ impl ScheduleTimeSlotView {
         self
     }
 }
-/// Skip schedule upgrade, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SkipScheduleUpgradeDtoV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -655,8 +639,6 @@ impl SkipScheduleUpgrade {
         self
     }
 }
-/// Switch schedule view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchScheduleViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -731,8 +713,6 @@ impl SwitchScheduleView {
         self
     }
 }
-/// Switch version, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -817,8 +797,6 @@ impl SwitchVersion {
         self
     }
 }
-/// Switch version category: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -880,8 +858,6 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionCategory {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Switch version view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -956,8 +932,6 @@ impl SwitchVersionView {
         self
     }
 }
-/// Upgrade schedule firmware view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleFirmwareViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1041,8 +1015,6 @@ impl UpgradeScheduleFirmwareView {
         self
     }
 }
-/// Upgrade schedule view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1139,8 +1111,6 @@ impl UpgradeScheduleView {
         self
     }
 }
-/// Upgrade switch, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1311,8 +1281,6 @@ impl UpgradeSwitch {
         self
     }
 }
-/// Upgrade switch query filter, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1390,8 +1358,6 @@ impl UpgradeSwitchQueryFilter {
         self
     }
 }
-/// Upgrade switch query filter v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilter_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1460,8 +1426,6 @@ impl UpgradeSwitchQueryFilterV1 {
         self
     }
 }
-/// Upgrade switch view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1623,8 +1587,6 @@ impl UpgradeSwitchView {
         self
     }
 }
-/// Upgrade venue, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1832,8 +1794,6 @@ impl UpgradeVenue {
         self
     }
 }
-/// Upgrade venue firmware view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1985,8 +1945,6 @@ impl UpgradeVenueFirmwareView {
         self
     }
 }
-/// Upgrade venue firmware view status: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2048,8 +2006,6 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareViewStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Upgrade venue query filter, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2127,8 +2083,6 @@ impl UpgradeVenueQueryFilter {
         self
     }
 }
-/// Upgrade venue query filter v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilter_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2197,8 +2151,6 @@ impl UpgradeVenueQueryFilterV1 {
         self
     }
 }
-/// Venue current version, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersion_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2276,8 +2228,6 @@ impl VenueCurrentVersion {
         self
     }
 }
-/// Venue current version view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2747,7 +2697,8 @@ pub enum UpdateVenueSwitchFirmwareSchedulesVersion {
 }
 /// Request builder for `SwitchFirmwareClient::update_venue_switch_firmware_schedules` (Update venue switch firmware schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchFirmwareSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2812,7 +2763,9 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::Operation = ru
 };
 /// Request builder for `SwitchFirmwareClient::create_venue_switch_firmware_schedule` (Create venue switch firmware schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`manual_override`](Self::manual_override).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchFirmwareSchedule<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2893,7 +2846,9 @@ pub enum CreateVenueSwitchFirmwareScheduleV1Version {
 }
 /// Request builder for `SwitchFirmwareClient::create_venue_switch_firmware_schedule_v1` (Create venue switch firmware schedule (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`manual_override`](Self::manual_override).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchFirmwareScheduleV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2982,7 +2937,8 @@ pub enum DeleteVenueSwitchFirmwareSchedulesVersion {
 }
 /// Request builder for `SwitchFirmwareClient::delete_venue_switch_firmware_schedules` (Delete venue switch firmware schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchFirmwareSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3047,7 +3003,8 @@ static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions` (List switch firmware versions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareVersions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3120,7 +3077,8 @@ pub enum ListSwitchFirmwareVersionsV1Version {
 }
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions_v1` (List switch firmware versions (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareVersionsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3182,7 +3140,8 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::Operation = ru
 };
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions` (List current switch firmware versions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareCurrentVersions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3255,7 +3214,8 @@ pub enum ListSwitchFirmwareCurrentVersionsV1Version {
 }
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions_v1` (List current switch firmware versions (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareCurrentVersionsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3320,7 +3280,8 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules` (Query switch firmware schedules).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3393,7 +3354,8 @@ pub enum QuerySwitchFirmwareSchedulesV1Version {
 }
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules_v1` (Query switch firmware schedules (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareSchedulesV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3455,7 +3417,8 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::Operation = 
 };
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareScheduleSwitches<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3528,7 +3491,8 @@ pub enum QuerySwitchFirmwareScheduleSwitchesV1Version {
 }
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches_v1` (Query switches of firmware schedules (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareScheduleSwitchesV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3593,7 +3557,9 @@ static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::O
 };
 /// Request builder for `SwitchFirmwareClient::query_venue_switch_firmware_upgrade_status_details` (Query switch firmware upgrade status).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! Layer 2 and 3 configuration of a venue's switches: VLANs (per switch and venue-wide, tagged and untagged), VE ports, static routes, LAGs, DHCP servers and their states, ACLs and trusted ports. Split from the switches area so each can be compiled alone.
 //!
 //! Spec: `spec/network/switch_networking.yaml`.
-/// Acl intersection view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclIntersectionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -81,8 +79,6 @@ impl AclIntersectionView {
         self
     }
 }
-/// Configuration history detail sort info, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryDetailSortInfo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -160,8 +156,6 @@ impl ConfigurationHistoryDetailSortInfo {
         self
     }
 }
-/// Configuration history detail sort info sort column: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryDetailSortInfo (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -219,8 +213,6 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryDetailSortInfoSortColu
         Ok(Self::from(s.as_str()))
     }
 }
-/// Configuration history filter, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryFilter).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -292,8 +284,6 @@ impl ConfigurationHistoryFilter {
         self
     }
 }
-/// Configuration history for venue query request, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryForVenueQueryRequestV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -379,8 +369,6 @@ impl ConfigurationHistoryForVenueQueryRequest {
         self
     }
 }
-/// Configuration history request, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -512,8 +500,6 @@ impl ConfigurationHistoryRequest {
         self
     }
 }
-/// Configuration history venue info view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryVenueInfoViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -638,8 +624,6 @@ impl ConfigurationHistoryVenueInfoView {
         self
     }
 }
-/// Configuration history venue view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryVenueViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -724,8 +708,6 @@ impl ConfigurationHistoryVenueView {
         self
     }
 }
-/// Dhcp server response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -794,8 +776,6 @@ impl DhcpServerResponse {
         self
     }
 }
-/// Dhcp server state view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerStateViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -852,8 +832,6 @@ impl DhcpServerStateView {
         self
     }
 }
-/// Filter by status: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryForVenueQueryRequestV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -915,8 +893,6 @@ impl<'de> serde::Deserialize<'de> for FilterByStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Lag, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1021,8 +997,6 @@ impl Lag {
         self
     }
 }
-/// Lag response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml LagResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1088,8 +1062,6 @@ impl LagResponse {
         self
     }
 }
-/// Lag view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1243,8 +1215,6 @@ impl LagView {
         self
     }
 }
-/// Sort info, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SortInfo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1313,8 +1283,6 @@ impl SortInfo {
         self
     }
 }
-/// Sort info sort column: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SortInfo (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1364,8 +1332,6 @@ impl<'de> serde::Deserialize<'de> for SortInfoSortColumn {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Static route response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1431,8 +1397,6 @@ impl StaticRouteResponse {
         self
     }
 }
-/// Static route view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1517,8 +1481,6 @@ impl StaticRouteView {
         self
     }
 }
-/// Switch acl view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1708,8 +1670,6 @@ impl SwitchVenueSettings {
         self
     }
 }
-/// Switch vlan, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1858,8 +1818,6 @@ impl SwitchVlan {
         self
     }
 }
-/// Switch vlan overview, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanOverviewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1938,8 +1896,6 @@ impl SwitchVlanOverview {
         self
     }
 }
-/// Switch vlan response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2008,8 +1964,6 @@ impl SwitchVlanResponse {
         self
     }
 }
-/// Switch vlans, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlansDtoV1001).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2162,8 +2116,6 @@ impl SwitchVlans {
         self
     }
 }
-/// Ve port, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2306,8 +2258,6 @@ impl VePort {
         self
     }
 }
-/// Ve port response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VePortResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2373,8 +2323,6 @@ impl VePortResponse {
         self
     }
 }
-/// Vlan intersect content, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2468,8 +2416,6 @@ impl VlanIntersectContent {
         self
     }
 }
-/// Vlan intersection response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectionResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2556,8 +2502,6 @@ impl VlanIntersectionResponse {
         self
     }
 }
-/// Vlan ve port, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4100,7 +4044,8 @@ static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans` (List switch VLANs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4173,7 +4118,8 @@ pub enum ListVenueSwitchVlansV1Version {
 }
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans_v1` (List switch VLANs (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVlansV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4251,7 +4197,8 @@ pub enum CreateVenueSwitchVlanVersion {
 }
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_vlan` (Add switch VLAN).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchVlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4329,7 +4276,8 @@ pub enum DeleteVenueSwitchVlansVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlans` (Delete switch VLANs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4407,7 +4355,8 @@ pub enum GetVenueSwitchVlanVersion {
 }
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_vlan` (Get switch VLAN).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchVlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4485,7 +4434,8 @@ pub enum UpdateVenueSwitchVlanVersion {
 }
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_vlan` (Update switch VLAN).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchVlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4563,7 +4513,8 @@ pub enum DeleteVenueSwitchVlanVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlan` (Delete switch VLAN).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4641,7 +4592,8 @@ pub enum ListVenueSwitchVePortsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_ve_ports` (List switch VE ports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVePorts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4719,7 +4671,8 @@ pub enum CreateVenueSwitchVePortVersion {
 }
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_ve_port` (Add switch VE port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchVePort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4797,7 +4750,8 @@ pub enum DeleteVenueSwitchVePortsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_ports` (Delete switch VE ports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVePorts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4875,7 +4829,8 @@ pub enum GetVenueSwitchVePortVersion {
 }
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_ve_port` (Get switch VE port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchVePort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4953,7 +4908,8 @@ pub enum UpdateVenueSwitchVePortVersion {
 }
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_ve_port` (Update switch VE port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchVePort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5031,7 +4987,8 @@ pub enum DeleteVenueSwitchVePortVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_port` (Delete switch VE port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVePort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5109,7 +5066,8 @@ pub enum ListVenueSwitchStaticRoutesVersion {
 }
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_static_routes` (List switch static routes).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchStaticRoutes<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5187,7 +5145,8 @@ pub enum CreateVenueSwitchStaticRouteVersion {
 }
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_static_route` (Add switch static route).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchStaticRoute<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5265,7 +5224,8 @@ pub enum DeleteVenueSwitchStaticRoutesVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_routes` (Delete switch static routes).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchStaticRoutes<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5343,7 +5303,8 @@ pub enum GetVenueSwitchStaticRouteVersion {
 }
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_static_route` (Get switch static route).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchStaticRoute<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5421,7 +5382,8 @@ pub enum UpdateVenueSwitchStaticRouteVersion {
 }
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_static_route` (Update switch static route).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchStaticRoute<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5499,7 +5461,8 @@ pub enum DeleteVenueSwitchStaticRouteVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_route` (Delete switch static route).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchStaticRoute<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5577,7 +5540,8 @@ pub enum ListVenueSwitchLagsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_lags` (List switch LAGs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchLags<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5655,7 +5619,8 @@ pub enum CreateVenueSwitchLagVersion {
 }
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_lag` (Add switch LAG).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5733,7 +5698,8 @@ pub enum DeleteVenueSwitchLagsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_lags` (Delete switch LAGs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchLags<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5811,7 +5777,8 @@ pub enum GetVenueSwitchLagVersion {
 }
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_lag` (Get switch LAG).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5884,7 +5851,8 @@ pub enum UpdateVenueSwitchLagVersion {
 }
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_lag` (Update switch LAG).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5962,7 +5930,8 @@ pub enum DeleteVenueSwitchLagVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_lag` (Delete switch LAG).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6024,7 +5993,8 @@ static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_dhcp_servers` (List switch DHCP servers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchDhcpServers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6097,7 +6067,8 @@ pub enum CreateVenueSwitchDhcpServerVersion {
 }
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_dhcp_server` (Add switch DHCP server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchDhcpServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6175,7 +6146,8 @@ pub enum DeleteVenueSwitchDhcpServersVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_servers` (Delete switch DHCP servers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchDhcpServers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6248,7 +6220,8 @@ pub enum GetVenueSwitchDhcpServerVersion {
 }
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_dhcp_server` (Get switch DHCP server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchDhcpServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6326,7 +6299,8 @@ pub enum UpdateVenueSwitchDhcpServerVersion {
 }
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_dhcp_server` (Update switch DHCP server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchDhcpServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6404,7 +6378,8 @@ pub enum DeleteVenueSwitchDhcpServerVersion {
 }
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_server` (Delete switch DHCP server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchDhcpServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6482,7 +6457,8 @@ pub enum QueryVenueSwitchVlansVersion {
 }
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_vlans` (Query switch VLANs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6577,7 +6553,8 @@ pub enum QueryVenueSwitchVePortsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_ve_ports` (Query switch VE ports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchVePorts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6672,7 +6649,8 @@ pub enum QueryVenueSwitchDhcpServersVersion {
 }
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchDhcpServers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6767,7 +6745,8 @@ pub enum QueryVenueSwitchAclsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_acls` (Query switch ACLs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchAcls<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6862,7 +6841,8 @@ pub enum ListVenueSwitchAclsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_acls` (List switch ACLs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchAcls<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6940,7 +6920,8 @@ pub enum ListVenueSwitchAclUnionsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_acl_unions` (List switch ACL unions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchAclUnions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7018,7 +6999,8 @@ pub enum ListVenueSwitchVlanUnionsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlan_unions` (List switch VLAN unions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVlanUnions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7096,7 +7078,8 @@ pub enum PatchVenueSwitchDhcpServerStatesVersion {
 }
 /// Request builder for `SwitchNetworkingClient::patch_venue_switch_dhcp_server_states` (Change switch DHCP server state).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueSwitchDhcpServerStates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7174,7 +7157,8 @@ pub enum QueryVenueVlansVersion {
 }
 /// Request builder for `SwitchNetworkingClient::query_venue_vlans` (Query venue VLANs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7236,7 +7220,9 @@ static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_tagged_vlans` (Query venue tagged VLANs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueTaggedVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7315,7 +7301,9 @@ static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_untagged_vlans` (Query venue untagged VLANs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueUntaggedVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7416,7 +7404,8 @@ pub enum QueryVenueVePortsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::query_venue_ve_ports` (Query venue VE ports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueVePorts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7495,7 +7484,8 @@ static LIST_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_vlans` (List venue VLANs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7552,7 +7542,8 @@ static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_trusted_ports` (List venue trusted ports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueTrustedPorts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7631,7 +7622,8 @@ pub enum GetVenueSettingVersion {
 }
 /// Request builder for `SwitchNetworkingClient::get_venue_setting` (Get venue setting).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSetting<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7715,7 +7707,8 @@ pub enum UpdateVenueSettingVersion {
 }
 /// Request builder for `SwitchNetworkingClient::update_venue_setting` (Update venue setting).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSetting<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7793,7 +7786,8 @@ pub enum AddSwitchVlansVersion {
 }
 /// Request builder for `SwitchNetworkingClient::add_switch_vlans` (Add switch vlans).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7877,7 +7871,8 @@ pub enum GetVenueConfigurationHistoryDetailByTransactionVersion {
 }
 /// Request builder for `SwitchNetworkingClient::get_venue_configuration_history_detail_by_transaction` (Get venue configuration history detail by transaction).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueConfigurationHistoryDetailByTransaction<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7982,7 +7977,8 @@ pub enum SyncVenueAdminPasswordMultipleDeviceRequestsVersion {
 }
 /// Request builder for `SwitchNetworkingClient::sync_venue_admin_password_multiple_device_requests` (Sync venue admin password multiple device requests).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8098,7 +8094,8 @@ pub enum GetConfigurationHistoryByVenueVersion {
 }
 /// Request builder for `SwitchNetworkingClient::get_configuration_history_by_venue` (Get configuration history by venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetConfigurationHistoryByVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8201,7 +8198,8 @@ pub enum GetVlanUnionByVenueVersion {
 }
 /// Request builder for `SwitchNetworkingClient::get_vlan_union_by_venue` (Get vlan union by venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVlanUnionByVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,

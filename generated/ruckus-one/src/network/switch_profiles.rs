@@ -5,8 +5,6 @@
 //! Switch profiles with their ACLs, trusted ports and VLANs, CLI templates, web authentication page templates, and their use on venues. Types shared with the switches area live there.
 //!
 //! Spec: `spec/network/switch_profiles.yaml`.
-/// Acx cli template, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -111,8 +109,6 @@ impl AcxCliTemplate {
         self
     }
 }
-/// Acx cli template bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -226,8 +222,6 @@ impl AcxCliTemplateBo {
         self
     }
 }
-/// Acx cli template sample view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSampleViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -314,8 +308,6 @@ impl AcxCliTemplateSampleView {
         self
     }
 }
-/// Acx cli template switches view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -393,8 +385,6 @@ impl AcxCliTemplateSwitchesView {
         self
     }
 }
-/// Acx cli template v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -521,8 +511,6 @@ impl AcxCliTemplateV1 {
         self
     }
 }
-/// Acx cli template view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -639,8 +627,6 @@ impl AcxCliTemplateView {
         self
     }
 }
-/// Profile vlan response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -709,8 +695,6 @@ impl ProfileVlanResponse {
         self
     }
 }
-/// Switch and venue view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -821,8 +805,6 @@ impl SwitchAndVenueView {
         self
     }
 }
-/// Venue switch bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueSwitchBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -888,8 +870,6 @@ impl VenueSwitchBo {
         self
     }
 }
-/// Web auth page template, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1071,8 +1051,6 @@ impl WebAuthPageTemplate {
         self
     }
 }
-/// Web auth page template bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1213,8 +1191,6 @@ impl WebAuthPageTemplateBo {
         self
     }
 }
-/// Web auth page template response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1286,8 +1262,6 @@ impl WebAuthPageTemplateResponse {
         self
     }
 }
-/// Web auth page template view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2808,7 +2782,8 @@ static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_acls` (List ACLs of the venue's switch profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchProfileAcls<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2865,7 +2840,8 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans` (List VLANs of the venue's switch profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchProfileVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2938,7 +2914,8 @@ pub enum ListVenueSwitchProfileVlansV1Version {
 }
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans_v1` (List VLANs of the venue's switch profiles (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchProfileVlansV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3016,7 +2993,8 @@ pub enum AddSwitchProfileToVenueVersion {
 }
 /// Request builder for `SwitchProfilesClient::add_switch_profile_to_venue` (Apply switch profile to venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchProfileToVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3123,7 +3101,8 @@ pub enum RemoveSwitchProfileFromVenueVersion {
 }
 /// Request builder for `SwitchProfilesClient::remove_switch_profile_from_venue` (Remove switch profile from venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSwitchProfileFromVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3230,7 +3209,8 @@ pub enum AddCliTemplateToVenueVersion {
 }
 /// Request builder for `SwitchProfilesClient::add_cli_template_to_venue` (Apply CLI template to venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddCliTemplateToVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3337,7 +3317,8 @@ pub enum RemoveCliTemplateFromVenueVersion {
 }
 /// Request builder for `SwitchProfilesClient::remove_cli_template_from_venue` (Remove CLI template from venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveCliTemplateFromVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3428,7 +3409,8 @@ static GET_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile` (Get switch profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3501,7 +3483,8 @@ pub enum GetSwitchProfileV1Version {
 }
 /// Request builder for `SwitchProfilesClient::get_switch_profile_v1` (Get switch profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3563,7 +3546,8 @@ static CREATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile` (Create switch profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3665,7 +3649,8 @@ pub enum CreateSwitchProfileV1Version {
 }
 /// Request builder for `SwitchProfilesClient::create_switch_profile_v1` (Create switch profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3778,7 +3763,8 @@ pub enum DeleteSwitchProfileVersion {
 }
 /// Request builder for `SwitchProfilesClient::delete_switch_profile` (Delete switch profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3891,7 +3877,8 @@ pub enum QuerySwitchProfilesVersion {
 }
 /// Request builder for `SwitchProfilesClient::query_switch_profiles` (Query switch profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3970,7 +3957,8 @@ static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `SwitchProfilesClient::list_switch_profile_acls` (List switch profile ACLs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchProfileAcls<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4027,7 +4015,9 @@ static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_acl` (Create switch profile ACL).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileAcl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4089,7 +4079,8 @@ static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_acls` (Delete switch profile ACLs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileAcls<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4146,7 +4137,8 @@ static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile_acl` (Get switch profile ACL).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileAcl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4203,7 +4195,9 @@ static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_acl` (Update switch profile ACL).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchProfileAcl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4265,7 +4259,8 @@ static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_acl` (Delete switch profile ACL).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileAcl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4322,7 +4317,8 @@ static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus
 };
 /// Request builder for `SwitchProfilesClient::list_switch_profile_trusted_ports` (List switch profile trusted ports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchProfileTrustedPorts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4379,7 +4375,9 @@ static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_trusted_port` (Create switch profile trusted port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileTrustedPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4441,7 +4439,8 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruck
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_ports` (Delete switch profile trusted ports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileTrustedPorts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4498,7 +4497,8 @@ static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile_trusted_port` (Get switch profile trusted port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileTrustedPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4555,7 +4555,9 @@ static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_trusted_port` (Update switch profile trusted port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchProfileTrustedPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4617,7 +4619,8 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_port` (Delete switch profile trusted port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileTrustedPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4674,7 +4677,8 @@ static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `SwitchProfilesClient::list_switch_profile_vlans` (List switch profile VLANs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchProfileVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4731,7 +4735,8 @@ static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_vlan` (Create switch profile VLAN).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileVlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4804,7 +4809,8 @@ pub enum CreateSwitchProfileVlanV1Version {
 }
 /// Request builder for `SwitchProfilesClient::create_switch_profile_vlan_v1` (Create switch profile VLAN (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileVlanV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4866,7 +4872,8 @@ static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_vlans` (Delete switch profile VLANs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileVlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4923,7 +4930,8 @@ static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile_vlan` (Get switch profile VLAN).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileVlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4980,7 +4988,9 @@ static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_vlan` (Update switch profile VLAN).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchProfileVlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5042,7 +5052,8 @@ static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_vlan` (Delete switch profile VLAN).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileVlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5099,7 +5110,8 @@ static LIST_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Request builder for `SwitchProfilesClient::list_cli_templates` (List CLI templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListCliTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5156,7 +5168,8 @@ static CREATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `SwitchProfilesClient::create_cli_template` (Create CLI template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCliTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5258,7 +5271,8 @@ pub enum CreateCliTemplateV1Version {
 }
 /// Request builder for `SwitchProfilesClient::create_cli_template_v1` (Create CLI template (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCliTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5342,7 +5356,8 @@ pub enum QueryCliTemplatesVersion {
 }
 /// Request builder for `SwitchProfilesClient::query_cli_templates` (Query CLI templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCliTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5443,7 +5458,8 @@ pub enum DeleteCliTemplatesVersion {
 }
 /// Request builder for `SwitchProfilesClient::delete_cli_templates` (Delete CLI templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCliTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5534,7 +5550,8 @@ static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Request builder for `SwitchProfilesClient::get_cli_template` (Get CLI template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCliTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5607,7 +5624,8 @@ pub enum GetCliTemplateV1Version {
 }
 /// Request builder for `SwitchProfilesClient::get_cli_template_v1` (Get CLI template (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCliTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5669,7 +5687,8 @@ static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `SwitchProfilesClient::update_cli_template` (Update CLI template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateCliTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5771,7 +5790,8 @@ pub enum UpdateCliTemplateV1Version {
 }
 /// Request builder for `SwitchProfilesClient::update_cli_template_v1` (Update CLI template (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateCliTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5855,7 +5875,8 @@ pub enum DeleteCliTemplateVersion {
 }
 /// Request builder for `SwitchProfilesClient::delete_cli_template` (Delete CLI template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCliTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5946,7 +5967,8 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `SwitchProfilesClient::create_web_auth_page_template` (Create web authentication page template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWebAuthPageTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6019,7 +6041,8 @@ pub enum CreateWebAuthPageTemplateV1Version {
 }
 /// Request builder for `SwitchProfilesClient::create_web_auth_page_template_v1` (Create web authentication page template (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWebAuthPageTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6103,7 +6126,8 @@ pub enum QueryWebAuthPageTemplatesVersion {
 }
 /// Request builder for `SwitchProfilesClient::query_web_auth_page_templates` (Query web authentication page templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWebAuthPageTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6182,7 +6206,8 @@ static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `SwitchProfilesClient::get_web_auth_page_template` (Get web authentication page template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWebAuthPageTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6255,7 +6280,8 @@ pub enum GetWebAuthPageTemplateV1Version {
 }
 /// Request builder for `SwitchProfilesClient::get_web_auth_page_template_v1` (Get web authentication page template (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWebAuthPageTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6339,7 +6365,8 @@ pub enum DeleteWebAuthPageTemplateVersion {
 }
 /// Request builder for `SwitchProfilesClient::delete_web_auth_page_template` (Delete web authentication page template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWebAuthPageTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6401,7 +6428,8 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::Operation = ruc
 };
 /// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches` (List switches of a web authentication page template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListWebAuthPageTemplateSwitches<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6474,7 +6502,8 @@ pub enum ListWebAuthPageTemplateSwitchesV1Version {
 }
 /// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches_v1` (List switches of a web authentication page template (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListWebAuthPageTemplateSwitchesV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6558,7 +6587,8 @@ pub enum PutWebAuthPageTemplateVersion {
 }
 /// Request builder for `SwitchProfilesClient::put_web_auth_page_template` (Put web auth page template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PutWebAuthPageTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6642,7 +6672,8 @@ pub enum UpdateProfileVersion {
 }
 /// Request builder for `SwitchProfilesClient::update_profile` (Update profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6755,7 +6786,8 @@ pub enum GetProfilesByVenueIdVersion {
 }
 /// Request builder for `SwitchProfilesClient::get_profiles_by_venue_id` (Get profiles by venue id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetProfilesByVenueId<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6839,7 +6871,9 @@ pub enum GetCliTemplatesVersion {
 }
 /// Request builder for `SwitchProfilesClient::get_cli_templates` (Get cli templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`category`](Self::category).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCliTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! The switches of a venue: add, import, read, update and delete them, their port settings, stacks and members, clients, positions, power cycling and debug requests, and venue-level switch queries (switches, ports, members, clients, aggregation details) and settings. VLANs, VE ports, static routes, LAGs, DHCP servers and ACLs are in the switch_networking area, configuration backups and history in switch_config_backups, firmware in switch_firmware, AAA in switch_aaa (split so each can be compiled alone); switch profiles, CLI templates and web authentication page templates in the switch_profiles area; the deprecated venue-less forms under /switches (operations ending in `_legacy`) in the switches_legacy area. Bodies are not shown by the document except the few switch, switch port and switch client fields listed among the release changes. The switch model enumeration gained six values in a release, but the document omits their identifiers (and the field name), so no model values are listed here.
 //!
 //! Spec: `spec/network/switches.yaml`.
-/// Admin pt to pt: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -64,8 +62,6 @@ impl<'de> serde::Deserialize<'de> for AdminPtToPt {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Auth fail action: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -123,8 +119,6 @@ impl<'de> serde::Deserialize<'de> for AuthFailAction {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Auth timeout action: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -190,8 +184,6 @@ impl<'de> serde::Deserialize<'de> for AuthTimeoutAction {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Authentication type: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -253,8 +245,6 @@ impl<'de> serde::Deserialize<'de> for AuthenticationType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Dot1x port control: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -320,8 +310,6 @@ impl<'de> serde::Deserialize<'de> for Dot1xPortControl {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Grouped switch, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -438,8 +426,6 @@ impl GroupedSwitch {
         self
     }
 }
-/// Icx switch, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -802,8 +788,6 @@ impl IcxSwitch {
         self
     }
 }
-/// Icx switch response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -869,8 +853,6 @@ impl IcxSwitchResponse {
         self
     }
 }
-/// Icx switch view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1115,8 +1097,6 @@ impl IcxSwitchView {
         self
     }
 }
-/// Import switch result view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1215,8 +1195,6 @@ impl ImportSwitchResultView {
         self
     }
 }
-/// Lldp qos view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1327,8 +1305,6 @@ impl LldpQosView {
         self
     }
 }
-/// Lldp qos view application type: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1410,8 +1386,6 @@ impl<'de> serde::Deserialize<'de> for LldpQosViewApplicationType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Lldp qos view qos vlan type: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1469,8 +1443,6 @@ impl<'de> serde::Deserialize<'de> for LldpQosViewQosVlanType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Poe class: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1560,8 +1532,6 @@ impl<'de> serde::Deserialize<'de> for PoeClass {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Port response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1627,8 +1597,6 @@ impl PortResponse {
         self
     }
 }
-/// Port speed: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1770,8 +1738,6 @@ impl<'de> serde::Deserialize<'de> for PortSpeed {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Port v1001, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2248,8 +2214,6 @@ impl PortV1001 {
         self
     }
 }
-/// Port view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2827,8 +2791,6 @@ impl PortView {
         self
     }
 }
-/// Ports, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -3309,8 +3271,6 @@ impl Ports {
         self
     }
 }
-/// Query response grouped switch, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3428,8 +3388,6 @@ impl QueryResponseGroupedSwitch {
         self
     }
 }
-/// Scheduler view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3558,8 +3516,6 @@ impl SchedulerView {
         self
     }
 }
-/// Scheduler view type: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -3613,8 +3569,6 @@ impl<'de> serde::Deserialize<'de> for SchedulerViewType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Stack members view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3680,8 +3634,6 @@ impl StackMembersView {
         self
     }
 }
-/// Stack members view v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3838,8 +3790,6 @@ impl SwitchPortSelection {
         self
     }
 }
-/// Switch position view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3925,8 +3875,6 @@ impl SwitchPositionView {
         self
     }
 }
-/// Switch position view v1001, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5069,7 +5017,8 @@ static LIST_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `SwitchesClient::list_venue_switches` (List switches of a venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitches<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5142,7 +5091,8 @@ pub enum ListVenueSwitchesV1Version {
 }
 /// Request builder for `SwitchesClient::list_venue_switches_v1` (List switches of a venue (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchesV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5220,7 +5170,8 @@ pub enum CreateVenueSwitchVersion {
 }
 /// Request builder for `SwitchesClient::create_venue_switch` (Add switches to a venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitch<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5327,7 +5278,8 @@ pub enum DeleteVenueSwitchesVersion {
 }
 /// Request builder for `SwitchesClient::delete_venue_switches` (Delete switches of a venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitches<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5434,7 +5386,9 @@ pub enum CreateVenueSwitchImportRequestVersion {
 }
 /// Request builder for `SwitchesClient::create_venue_switch_import_request` (Import switches into a venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchImportRequest<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5546,7 +5500,8 @@ pub enum GetVenueSwitchVersion {
 }
 /// Request builder for `SwitchesClient::get_venue_switch` (Get switch).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitch<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5624,7 +5579,8 @@ pub enum UpdateVenueSwitchVersion {
 }
 /// Request builder for `SwitchesClient::update_venue_switch` (Update switch).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitch<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5702,7 +5658,8 @@ pub enum AddVenueSwitchVersion {
 }
 /// Request builder for `SwitchesClient::add_venue_switch` (Post switch).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddVenueSwitch<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5809,7 +5766,8 @@ pub enum DeleteVenueSwitchVersion {
 }
 /// Request builder for `SwitchesClient::delete_venue_switch` (Delete switch).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitch<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5916,7 +5874,8 @@ pub enum UpdateVenueSwitchPositionsVersion {
 }
 /// Request builder for `SwitchesClient::update_venue_switch_positions` (Update switch positions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchPositions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6023,7 +5982,8 @@ pub enum GetVenueSwitchPortSettingsVersion {
 }
 /// Request builder for `SwitchesClient::get_venue_switch_port_settings` (Get switch port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6101,7 +6061,8 @@ pub enum UpdateVenueSwitchPortSettingsVersion {
 }
 /// Request builder for `SwitchesClient::update_venue_switch_port_settings` (Update switch port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6179,7 +6140,8 @@ pub enum CreateVenueSwitchPortSettingsVersion {
 }
 /// Request builder for `SwitchesClient::create_venue_switch_port_settings` (Post switch port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6257,7 +6219,8 @@ pub enum CreateVenueSwitchesPortSettingsVersion {
 }
 /// Request builder for `SwitchesClient::create_venue_switches_port_settings` (Post port settings of several switches).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchesPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6335,7 +6298,8 @@ pub enum UpdateVenueSwitchesPortSettingsVersion {
 }
 /// Request builder for `SwitchesClient::update_venue_switches_port_settings` (Update port settings of several switches).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchesPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6413,7 +6377,8 @@ pub enum CreateVenueSwitchDeviceRequestVersion {
 }
 /// Request builder for `SwitchesClient::create_venue_switch_device_request` (Sync or reboot switch).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchDeviceRequest<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6520,7 +6485,8 @@ pub enum CreateVenueSwitchPowerCycleRequestVersion {
 }
 /// Request builder for `SwitchesClient::create_venue_switch_power_cycle_request` (Power-cycle switch ports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchPowerCycleRequest<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6601,7 +6567,8 @@ pub enum QueryVenueSwitchesVersion {
 }
 /// Request builder for `SwitchesClient::query_venue_switches` (Query switches).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitches<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6680,7 +6647,9 @@ static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Request builder for `SwitchesClient::query_venue_switch_members` (Query switch members).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchMembers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6775,7 +6744,8 @@ pub enum QueryVenueSwitchPortsVersion {
 }
 /// Request builder for `SwitchesClient::query_venue_switch_ports` (Query switch ports).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchPorts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6872,7 +6842,8 @@ pub enum QueryVenueSwitchClientsVersion {
 }
 /// Request builder for `SwitchesClient::query_venue_switch_clients` (Query switch clients).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchClients<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6972,7 +6943,8 @@ pub enum ExportVenueSwitchesCsvVersion {
 }
 /// Request builder for `SwitchesClient::export_venue_switches_csv` (Export switches as CSV).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportVenueSwitchesCsv<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7045,7 +7017,8 @@ pub enum FetchVenueSwitchAggregationDetailsVersion {
 }
 /// Request builder for `SwitchesClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchVenueSwitchAggregationDetails<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7143,7 +7116,8 @@ pub enum GetVenueSwitchImportResultsVersion {
 }
 /// Request builder for `SwitchesClient::get_venue_switch_import_results` (Get switch import results).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchImportResults<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7221,7 +7195,8 @@ pub enum DeleteVenueStackVersion {
 }
 /// Request builder for `SwitchesClient::delete_venue_stack` (Delete switch stack).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueStack<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7283,7 +7258,8 @@ static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `SwitchesClient::delete_venue_switch_settings` (Delete venue switch settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -331,7 +331,8 @@ pub enum AddSwitchProfileToVenueTemplateVersion {
 }
 /// Request builder for `TemplateSwitchProfilesClient::add_switch_profile_to_venue_template` (Add switch profile to venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchProfileToVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -438,7 +439,8 @@ pub enum RemoveSwitchProfileFromVenueTemplateVersion {
 }
 /// Request builder for `TemplateSwitchProfilesClient::remove_switch_profile_from_venue_template` (Remove switch profile from venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSwitchProfileFromVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -554,7 +556,8 @@ pub enum QueryTemplateSwitchProfilesVersion {
 }
 /// Request builder for `TemplateSwitchProfilesClient::query_template_switch_profiles` (Query switch profile templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateSwitchProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -649,7 +652,8 @@ pub enum CreateTemplateSwitchProfileVersion {
 }
 /// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile` (Create switch profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateSwitchProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -740,7 +744,8 @@ static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus
 };
 /// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile_v1` (Create switch profile template (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateSwitchProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -842,7 +847,8 @@ pub enum GetTemplateSwitchProfileVersion {
 }
 /// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile` (Get switch profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateSwitchProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -904,7 +910,8 @@ static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile_v1` (Get switch profile template (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateSwitchProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -983,7 +990,8 @@ pub enum DeleteTemplateSwitchProfileVersion {
 }
 /// Request builder for `TemplateSwitchProfilesClient::delete_template_switch_profile` (Delete switch profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplateSwitchProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1096,7 +1104,8 @@ pub enum UpdateProfileTemplateVersion {
 }
 /// Request builder for `TemplateSwitchProfilesClient::update_profile_template` (Update profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1209,7 +1218,8 @@ pub enum GetProfileTemplatesByVenueIdVersion {
 }
 /// Request builder for `TemplateSwitchProfilesClient::get_profile_templates_by_venue_id` (Get profile templates by venue id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetProfileTemplatesByVenueId<'a> {
     req: ruckus_one_runtime::Request<'a>,

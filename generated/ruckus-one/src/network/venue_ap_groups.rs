@@ -517,7 +517,8 @@ pub enum GetVenueApGroupVersion {
 }
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group` (Get AP group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -595,7 +596,8 @@ pub enum UpdateVenueApGroupVersion {
 }
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group` (Update AP group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -702,7 +704,8 @@ pub enum DeleteVenueApGroupVersion {
 }
 /// Request builder for `VenueApGroupsClient::delete_venue_ap_group` (Delete AP group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueApGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -809,7 +812,8 @@ pub enum CreateVenueApGroupApVersion {
 }
 /// Request builder for `VenueApGroupsClient::create_venue_ap_group_ap` (Add AP to AP group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueApGroupAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -916,7 +920,8 @@ pub enum AddApToVenueApGroupVersion {
 }
 /// Request builder for `VenueApGroupsClient::add_ap_to_venue_ap_group` (Move AP into AP group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddApToVenueApGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1023,7 +1028,8 @@ pub enum QueryVenueApGroupsVersion {
 }
 /// Request builder for `VenueApGroupsClient::query_venue_ap_groups` (Query AP groups).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueApGroups<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1109,7 +1115,8 @@ static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Op
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_antenna_type_settings` (Get AP group per-model antenna type settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1166,7 +1173,9 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime:
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_antenna_type_settings` (Update AP group per-model antenna type settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1228,7 +1237,8 @@ static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Opera
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_band_mode_settings` (Get AP group per-model band mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelBandModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1285,7 +1295,9 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Op
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_band_mode_settings` (Update AP group per-model band mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupApModelBandModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1347,7 +1359,8 @@ static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_external_antenna_settings` (Get AP group per-model external antenna settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1404,7 +1417,9 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_external_antenna_settings` (Update AP group per-model external antenna settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1466,7 +1481,8 @@ static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_radio_settings` (Get AP group radio settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupRadioSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1523,7 +1539,9 @@ static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_radio_settings` (Update AP group radio settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupRadioSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1585,7 +1603,8 @@ static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation =
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_capabilities` (Get AP group AP model capabilities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelCapabilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1642,7 +1661,8 @@ static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_wifi_available_channels` (Get AP group available Wi-Fi channels).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupWifiAvailableChannels<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! Settings a venue applies per AP model (antenna type, band mode, external antenna, LAN ports and their Ethernet port profiles, LED, USB port, port settings) and the capabilities of the AP models. Split from the wireless venues area so each can be compiled alone.
 //!
 //! Spec: `spec/network/venue_ap_model_settings.yaml`.
-/// Venue ap model antenna type settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelAntennaTypeSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -80,8 +78,6 @@ impl VenueApModelAntennaTypeSettings {
         self
     }
 }
-/// Venue ap model lan port settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -199,8 +195,6 @@ impl VenueApModelLanPortSettings {
         self
     }
 }
-/// Venue ap model lan port specific settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -277,8 +271,6 @@ impl VenueApModelLanPortSpecificSettings {
         self
     }
 }
-/// Venue ap model usb port settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelUsbPortSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1104,7 +1096,8 @@ pub enum GetVenueApModelAntennaTypeSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_antenna_type_settings` (Get venue AP per-model antenna type settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1185,7 +1178,8 @@ pub enum UpdateVenueApModelAntennaTypeSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_antenna_type_settings` (Update venue AP per-model antenna type settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1295,7 +1289,8 @@ pub enum GetVenueApModelBandModeSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_band_mode_settings` (Get venue AP per-model band mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelBandModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1378,7 +1373,8 @@ pub enum UpdateVenueApModelBandModeSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_band_mode_settings` (Update venue AP per-model band mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelBandModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1488,7 +1484,8 @@ pub enum GetVenueApModelExternalAntennaSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_external_antenna_settings` (Get venue AP per-model external antenna settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1574,7 +1571,8 @@ pub enum UpdateVenueApModelExternalAntennaSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_external_antenna_settings` (Update venue AP per-model external antenna settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1668,7 +1666,8 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_lan_port_settings` (Get venue AP per-model LAN port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelLanPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1725,7 +1724,9 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_lan_port_settings` (Update venue AP per-model LAN port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelLanPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1803,7 +1804,8 @@ pub enum GetVenueApModelLedSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_led_settings` (Get venue AP per-model LED settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelLedSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1884,7 +1886,8 @@ pub enum UpdateVenueApModelLedSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_led_settings` (Update venue AP per-model LED settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelLedSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1991,7 +1994,8 @@ pub enum GetVenueApModelUsbPortSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_usb_port_settings` (Get venue AP per-model USB port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelUsbPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2069,7 +2073,8 @@ pub enum UpdateVenueApModelUsbPortSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_usb_port_settings` (Update venue AP per-model USB port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelUsbPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2176,7 +2181,8 @@ pub enum GetVenueApModelCapabilitiesVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_capabilities` (Get venue AP model capabilities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelCapabilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2257,7 +2263,8 @@ pub enum GetVenueApModelLanPortSpecificSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_lan_port_specific_settings` (Get venue AP model LAN port specific settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelLanPortSpecificSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2338,7 +2345,8 @@ pub enum UpdateVenueApModelLanPortSpecificSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_lan_port_specific_settings` (Update venue AP model LAN port specific settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelLanPortSpecificSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2448,7 +2456,8 @@ pub enum GetVenueApModelPortSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_port_settings` (Get venue AP model LAN port settings (one port)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2526,7 +2535,8 @@ pub enum UpdateVenueApModelPortSettingsVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_port_settings` (Update venue AP model LAN port settings (one port)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2633,7 +2643,8 @@ pub enum AddEthernetPortProfileToVenueApModelLanPortVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::add_ethernet_port_profile_to_venue_ap_model_lan_port` (Add Ethernet port profile to venue AP model LAN port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddEthernetPortProfileToVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2743,7 +2754,8 @@ pub enum RemoveEthernetPortProfileFromVenueApModelLanPortVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port` (Remove Ethernet port profile from venue AP model LAN port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2837,7 +2849,8 @@ static LIST_VENUE_AP_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `VenueApModelSettingsClient::list_venue_ap_models` (List venue AP models).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueApModels<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2910,7 +2923,8 @@ pub enum DeactivateClientIsolationProfileOnVenueApModelLanPortVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::deactivate_client_isolation_profile_on_venue_ap_model_lan_port` (Deactivate client isolation profile on venue ap model lan port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3022,7 +3036,8 @@ pub enum ActivateClientIsolationProfileOnVenueApModelLanPortVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::activate_client_isolation_profile_on_venue_ap_model_lan_port` (Activate client isolation profile on venue ap model lan port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3134,7 +3149,8 @@ pub enum DeactivateSoftGreProfileOnVenueApModelLanPortVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::deactivate_soft_gre_profile_on_venue_ap_model_lan_port` (Deactivate soft gre profile on venue ap model lan port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3246,7 +3262,9 @@ pub enum ActivateSoftGreProfileOnVenueApModelLanPortVersion {
 }
 /// Request builder for `VenueApModelSettingsClient::activate_soft_gre_profile_on_venue_ap_model_lan_port` (Activate soft gre profile on venue ap model lan port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,

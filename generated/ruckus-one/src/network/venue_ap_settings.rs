@@ -5,8 +5,6 @@
 //! Settings a venue applies to all its APs, read and replaced one setting at a time (BSS coloring, cellular, client admission control, directed multicast, DoS protection, IoT, IP mode, load balancing, management traffic VLAN, mesh, multicast DNS fencing, radio, RADIUS options, reboot timeout, smart monitor, TLS key enhanced mode). Split from the wireless venues area so each can be compiled alone.
 //!
 //! Spec: `spec/network/venue_ap_settings.yaml`.
-/// Venue ap management traffic vlan settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApManagementTrafficVlanSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -83,8 +81,6 @@ impl VenueApManagementTrafficVlanSettings {
         self
     }
 }
-/// Venue ap mesh settings v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -180,8 +176,6 @@ impl VenueApMeshSettingsV1 {
         self
     }
 }
-/// Venue ap mesh settings v1 radio type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -235,8 +229,6 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1RadioType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Venue ap radio6GHz settings v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -465,8 +457,6 @@ impl VenueApRadio6GHzSettingsV1 {
         self
     }
 }
-/// Venue ap radio settings v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -565,8 +555,6 @@ impl VenueApRadioSettingsV1 {
         self
     }
 }
-/// Venue ap tls key enhanced mode settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApTlsKeyEnhancedModeSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1608,7 +1596,8 @@ pub enum GetVenueApBssColoringSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_bss_coloring_settings` (Get venue AP BSS coloring settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApBssColoringSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1689,7 +1678,8 @@ pub enum UpdateVenueApBssColoringSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_bss_coloring_settings` (Update venue AP BSS coloring settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApBssColoringSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1796,7 +1786,8 @@ pub enum GetVenueApCellularSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_cellular_settings` (Get venue AP cellular settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApCellularSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1877,7 +1868,8 @@ pub enum UpdateVenueApCellularSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_cellular_settings` (Update venue AP cellular settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApCellularSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1984,7 +1976,8 @@ pub enum GetVenueApClientAdmissionControlSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_client_admission_control_settings` (Get venue AP client admission control settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2070,7 +2063,8 @@ pub enum UpdateVenueApClientAdmissionControlSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_client_admission_control_settings` (Update venue AP client admission control settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2180,7 +2174,8 @@ pub enum GetVenueApDirectedMulticastSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_directed_multicast_settings` (Get venue AP directed multicast settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2266,7 +2261,8 @@ pub enum UpdateVenueApDirectedMulticastSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_directed_multicast_settings` (Update venue AP directed multicast settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2376,7 +2372,8 @@ pub enum GetVenueApDosProtectionSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_dos_protection_settings` (Get venue AP DoS protection settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApDosProtectionSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2457,7 +2454,8 @@ pub enum UpdateVenueApDosProtectionSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_dos_protection_settings` (Update venue AP DoS protection settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApDosProtectionSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2551,7 +2549,8 @@ static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_iot_settings` (Get venue AP IoT settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApIotSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2608,7 +2607,9 @@ static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_iot_settings` (Update venue AP IoT settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApIotSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2670,7 +2671,8 @@ static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_ip_mode_settings` (Get venue AP IP mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApIpModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2727,7 +2729,9 @@ static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_ip_mode_settings` (Update venue AP IP mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApIpModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2805,7 +2809,8 @@ pub enum GetVenueApLoadBalancingSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_load_balancing_settings` (Get venue AP load balancing settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApLoadBalancingSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2886,7 +2891,8 @@ pub enum UpdateVenueApLoadBalancingSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_load_balancing_settings` (Update venue AP load balancing settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApLoadBalancingSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2996,7 +3002,8 @@ pub enum GetVenueApManagementTrafficVlanSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_management_traffic_vlan_settings` (Get venue AP management traffic VLAN settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApManagementTrafficVlanSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3077,7 +3084,8 @@ pub enum UpdateVenueApManagementTrafficVlanSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_management_traffic_vlan_settings` (Update venue AP management traffic VLAN settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApManagementTrafficVlanSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3187,7 +3195,8 @@ pub enum GetVenueApMeshSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_mesh_settings` (Get venue AP mesh settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMeshSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3249,7 +3258,8 @@ static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_mesh_settings_v1` (Get venue AP mesh settings (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3322,7 +3332,8 @@ pub enum UpdateVenueApMeshSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_mesh_settings` (Update venue AP mesh settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMeshSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3413,7 +3424,8 @@ static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_mesh_settings_v1` (Update venue AP mesh settings (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3515,7 +3527,8 @@ pub enum GetVenueApMulticastDnsFencingSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_multicast_dns_fencing_settings` (Get venue AP multicast DNS fencing settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMulticastDnsFencingSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3601,7 +3614,8 @@ pub enum UpdateVenueApMulticastDnsFencingSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_multicast_dns_fencing_settings` (Update venue AP multicast DNS fencing settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMulticastDnsFencingSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3711,7 +3725,9 @@ pub enum GetVenueApRadioSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radio_settings` (Get venue AP radio settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`default_only`](Self::default_only).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadioSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3781,7 +3797,9 @@ static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radio_settings_v1` (Get venue AP radio settings (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`default_only`](Self::default_only).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3862,7 +3880,8 @@ pub enum UpdateVenueApRadioSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radio_settings` (Update venue AP radio settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadioSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3953,7 +3972,8 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radio_settings_v1` (Update venue AP radio settings (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4055,7 +4075,8 @@ pub enum GetVenueApRadiusOptionsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radius_options` (Get venue AP RADIUS options).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadiusOptions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4136,7 +4157,8 @@ pub enum UpdateVenueApRadiusOptionsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radius_options` (Update venue AP RADIUS options).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadiusOptions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4243,7 +4265,8 @@ pub enum GetVenueApRebootTimeoutSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_reboot_timeout_settings` (Get venue AP reboot timeout settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRebootTimeoutSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4324,7 +4347,8 @@ pub enum UpdateVenueApRebootTimeoutSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_reboot_timeout_settings` (Update venue AP reboot timeout settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRebootTimeoutSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4434,7 +4458,8 @@ pub enum GetVenueApSmartMonitorSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_smart_monitor_settings` (Get venue AP smart monitor settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4515,7 +4540,8 @@ pub enum UpdateVenueApSmartMonitorSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_smart_monitor_settings` (Update venue AP smart monitor settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4622,7 +4648,8 @@ pub enum GetVenueApTlsKeyEnhancedSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::get_venue_ap_tls_key_enhanced_settings` (Get venue AP TLS key enhancement settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApTlsKeyEnhancedSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4700,7 +4727,8 @@ pub enum UpdateVenueApTlsKeyEnhancedSettingsVersion {
 }
 /// Request builder for `VenueApSettingsClient::update_venue_ap_tls_key_enhanced_settings` (Update venue AP TLS key enhancement settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApTlsKeyEnhancedSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,

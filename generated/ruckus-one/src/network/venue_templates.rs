@@ -5,8 +5,6 @@
 //! Templates a managed-service provider applies to its customers: venue templates, their switch settings, AAA settings and AAA servers, template dependencies and instances, enforcement settings, applying a template to a tenant and the diff reports that follow. The document names the template switch settings, AAA settings, AAA servers and switch profile families without methods; the official description settles their operations. Split from the wireless venues area so each can be compiled alone.
 //!
 //! Spec: `spec/network/venue_templates.yaml`.
-/// Aaa setting, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -270,8 +268,6 @@ impl AaaSetting {
         self
     }
 }
-/// Apply request, with the fields the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -328,8 +324,6 @@ impl ApplyRequest {
         self
     }
 }
-/// Apply template response, with the fields the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyTemplateResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -389,8 +383,6 @@ impl ApplyTemplateResponse {
         self
     }
 }
-/// Diff data, with the fields the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -456,8 +448,6 @@ impl DiffData {
         self
     }
 }
-/// Diff report, with the fields the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffReport).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -523,8 +513,6 @@ impl DiffReport {
         self
     }
 }
-/// Drift instance, with the fields the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstance).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -590,8 +578,6 @@ impl DriftInstance {
         self
     }
 }
-/// Drift instance response, with the fields the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstanceResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -669,8 +655,6 @@ impl DriftInstanceResponse {
         self
     }
 }
-/// Enforce request, with the fields the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml EnforceRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -727,8 +711,6 @@ impl EnforceRequest {
         self
     }
 }
-/// Hierarchy node, with the fields the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -959,8 +941,6 @@ impl HierarchyNode {
         self
     }
 }
-/// Hierarchy node template type: the values the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1106,8 +1086,6 @@ impl<'de> serde::Deserialize<'de> for HierarchyNodeTemplateType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Hierarchy query response, with the fields the official description lists.
-///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1214,8 +1192,6 @@ impl HierarchyQueryResponse {
         self
     }
 }
-/// Template data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TemplateData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1462,8 +1438,6 @@ impl TemplateInstanceQuery {
         self
     }
 }
-/// Update venue setting bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1565,8 +1539,6 @@ impl UpdateVenueSettingBo {
         self
     }
 }
-/// Venue template, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1668,8 +1640,6 @@ impl VenueTemplate {
         self
     }
 }
-/// Venue template aaa server response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1744,8 +1714,6 @@ impl VenueTemplateAaaServerResponse {
         self
     }
 }
-/// Venue template aaa server view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1911,8 +1879,6 @@ impl VenueTemplateAaaServerView {
         self
     }
 }
-/// Venue template view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2050,8 +2016,6 @@ impl VenueTemplateView {
         self
     }
 }
-/// Venue template view2, with the fields the official description lists.
-///
 /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2183,8 +2147,6 @@ impl VenueTemplateView2 {
         self
     }
 }
-/// Venue v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3129,7 +3091,8 @@ pub enum GetVenueTemplateSwitchSettingsVersion {
 }
 /// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings` (Get venue template switch settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateSwitchSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3191,7 +3154,8 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation = ru
 };
 /// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings_v1` (Get venue template switch settings (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateSwitchSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3259,7 +3223,8 @@ pub enum UpdateVenueTemplateSwitchSettingsVersion {
 }
 /// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings` (Update venue template switch settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateSwitchSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3321,7 +3286,8 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation =
 };
 /// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings_v1` (Update venue template switch settings (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateSwitchSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3389,7 +3355,8 @@ pub enum GetVenueTemplateAaaSettingsVersion {
 }
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings` (Get venue template AAA settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateAaaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3451,7 +3418,8 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings_v1` (Get venue template AAA settings (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateAaaSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3524,7 +3492,8 @@ pub enum UpdateVenueTemplateAaaSettingsVersion {
 }
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_settings` (Update venue template AAA settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateAaaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3602,7 +3571,8 @@ pub enum CreateVenueTemplateAaaServerVersion {
 }
 /// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server` (Create venue template AAA server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueTemplateAaaServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3664,7 +3634,8 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruck
 };
 /// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server_v1` (Create venue template AAA server (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueTemplateAaaServerV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3737,7 +3708,8 @@ pub enum QueryVenueTemplateAaaServersVersion {
 }
 /// Request builder for `VenueTemplatesClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueTemplateAaaServers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3832,7 +3804,8 @@ pub enum GetVenueTemplateAaaServerVersion {
 }
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_server` (Get venue template AAA server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateAaaServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3910,7 +3883,8 @@ pub enum UpdateVenueTemplateAaaServerVersion {
 }
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server` (Update venue template AAA server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateAaaServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3972,7 +3946,8 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruck
 };
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server_v1` (Update venue template AAA server (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateAaaServerV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4045,7 +4020,8 @@ pub enum DeleteVenueTemplateAaaServerVersion {
 }
 /// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_server` (Delete venue template AAA server).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueTemplateAaaServer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4123,7 +4099,8 @@ pub enum QueryTemplateDependenciesVersion {
 }
 /// Request builder for `VenueTemplatesClient::query_template_dependencies` (Query template dependencies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateDependencies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4218,7 +4195,9 @@ pub enum QueryTemplateInstancesVersion {
 }
 /// Request builder for `VenueTemplatesClient::query_template_instances` (Query template instances).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateInstances<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4329,7 +4308,8 @@ pub enum UpdateTemplateEnforcementSettingsVersion {
 }
 /// Request builder for `VenueTemplatesClient::update_template_enforcement_settings` (Update template enforcement settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplateEnforcementSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4436,7 +4416,8 @@ pub enum ApplyTemplateToTenantVersion {
 }
 /// Request builder for `VenueTemplatesClient::apply_template_to_tenant` (Apply template to tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ApplyTemplateToTenant<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4514,7 +4495,8 @@ pub enum GetTemplateTenantDiffReportsVersion {
 }
 /// Request builder for `VenueTemplatesClient::get_template_tenant_diff_reports` (Get template difference report).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateTenantDiffReports<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4592,7 +4574,8 @@ pub enum PatchTemplateTenantDiffReportsVersion {
 }
 /// Request builder for `VenueTemplatesClient::patch_template_tenant_diff_reports` (Sync template differences).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTemplateTenantDiffReports<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4699,7 +4682,8 @@ pub enum CreateVenueTemplateVersion {
 }
 /// Request builder for `VenueTemplatesClient::create_venue_template` (Create venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4806,7 +4790,8 @@ pub enum QueryVenueTemplatesVersion {
 }
 /// Request builder for `VenueTemplatesClient::query_venue_templates` (Query venue templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4901,7 +4886,8 @@ pub enum GetVenueTemplateVersion {
 }
 /// Request builder for `VenueTemplatesClient::get_venue_template` (Get venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4979,7 +4965,8 @@ pub enum UpdateVenueTemplateVersion {
 }
 /// Request builder for `VenueTemplatesClient::update_venue_template` (Update venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5086,7 +5073,8 @@ pub enum DeleteVenueTemplateVersion {
 }
 /// Request builder for `VenueTemplatesClient::delete_venue_template` (Delete venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5193,7 +5181,8 @@ pub enum DeleteVenueTemplateAaaServersVersion {
 }
 /// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_servers` (Delete venue template aaa servers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueTemplateAaaServers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5271,7 +5260,8 @@ pub enum GetTemplatesVersion {
 }
 /// Request builder for `VenueTemplatesClient::get_templates` (Get templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! The Wi-Fi settings of venue templates: AP settings, radio, networks and profiles activated on a venue template. Every operation here is drafted by the import from the official description.
 //!
 //! Spec: `spec/network/venue_wifi_templates.yaml`.
-/// Venue lan port, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueLanPort).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -92,8 +90,6 @@ impl VenueLanPort {
         self
     }
 }
-/// Venue lan port type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueLanPort (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -151,8 +147,6 @@ impl<'de> serde::Deserialize<'de> for VenueLanPortType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Wifi venue ap model lan port settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2118,7 +2112,8 @@ pub enum GetApGroupTemplatesVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_templates` (Get ap group templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2220,7 +2215,8 @@ pub enum GetVenueTemplateApBssColoringSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_bss_coloring_settings` (Get venue template ap bss coloring settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApBssColoringSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2304,7 +2300,8 @@ pub enum UpdateVenueTemplateApBssColoringSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_bss_coloring_settings` (Update venue template ap bss coloring settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApBssColoringSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2416,7 +2413,8 @@ pub enum GetVenueTemplateApCellularSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_cellular_settings` (Get venue template ap cellular settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApCellularSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2500,7 +2498,8 @@ pub enum UpdateVenueTemplateApCellularSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_cellular_settings` (Update venue template ap cellular settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApCellularSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2612,7 +2611,8 @@ pub enum GetVenueTemplateApClientAdmissionControlSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_client_admission_control_settings` (Get venue template ap client admission control settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2698,7 +2698,8 @@ pub enum UpdateVenueTemplateApClientAdmissionControlSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_client_admission_control_settings` (Update venue template ap client admission control settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2810,7 +2811,8 @@ pub enum GetVenueTemplateApDirectedMulticastSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_directed_multicast_settings` (Get venue template ap directed multicast settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2896,7 +2898,8 @@ pub enum UpdateVenueTemplateApDirectedMulticastSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_directed_multicast_settings` (Update venue template ap directed multicast settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3008,7 +3011,8 @@ pub enum GetVenueTemplateApDosProtectionSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_dos_protection_settings` (Get venue template ap dos protection settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApDosProtectionSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3092,7 +3096,8 @@ pub enum UpdateVenueTemplateApDosProtectionSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_dos_protection_settings` (Update venue template ap dos protection settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApDosProtectionSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3204,7 +3209,8 @@ pub enum AddVenueApGroupTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::add_venue_ap_group_template` (Add venue ap group template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3311,7 +3317,8 @@ pub enum DeleteVenueApGroupTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::delete_venue_ap_group_template` (Delete venue ap group template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3420,7 +3427,8 @@ pub enum GetVenueApGroupTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_ap_group_template` (Get venue ap group template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3498,7 +3506,8 @@ pub enum UpdateVenueApGroupTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_ap_group_template` (Update venue ap group template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3607,7 +3616,8 @@ pub enum CloneVenueApGroupTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::clone_venue_ap_group_template` (Clone venue ap group template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3714,7 +3724,8 @@ pub enum GetVenueTemplateApLoadBalancingSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_load_balancing_settings` (Get venue template ap load balancing settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApLoadBalancingSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3798,7 +3809,8 @@ pub enum UpdateVenueTemplateApLoadBalancingSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_load_balancing_settings` (Update venue template ap load balancing settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApLoadBalancingSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3910,7 +3922,8 @@ pub enum GetVenueTemplateApMeshSettingsV1Version {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v1` (Get venue template ap mesh settings v1).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3988,7 +4001,8 @@ pub enum UpdateVenueTemplateApMeshSettingsV1Version {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v1` (Update venue template ap mesh settings v1).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4100,7 +4114,8 @@ pub enum GetVenueTemplateBandModeSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_band_mode_settings` (Get venue template band mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateBandModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4183,7 +4198,8 @@ pub enum UpdateVenueTemplateBandModeSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_band_mode_settings` (Update venue template band mode settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateBandModeSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4295,7 +4311,8 @@ pub enum GetVenueTemplateApModelCapabilitiesVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_capabilities` (Get venue template ap model capabilities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelCapabilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4379,7 +4396,8 @@ pub enum GetVenueTemplateApModelExternalAntennaSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_external_antenna_settings` (Get venue template ap model external antenna settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4465,7 +4483,8 @@ pub enum UpdateVenueTemplateApModelExternalAntennaSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_external_antenna_settings` (Update venue template ap model external antenna settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4577,7 +4596,8 @@ pub enum GetVenueTemplateApModelLanPortSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_lan_port_settings` (Get venue template ap model lan port settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelLanPortSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4658,7 +4678,8 @@ pub enum GetVenueTemplateApModelLedSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_led_settings` (Get venue template ap model led settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelLedSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4742,7 +4763,8 @@ pub enum UpdateVenueTemplateApModelLedSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_led_settings` (Update venue template ap model led settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApModelLedSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4854,7 +4876,8 @@ pub enum GetVenueTemplateApMulticastDnsFencingSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_multicast_dns_fencing_settings` (Get venue template ap multicast dns fencing settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApMulticastDnsFencingSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4940,7 +4963,8 @@ pub enum UpdateVenueTemplateApMulticastDnsFencingSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_multicast_dns_fencing_settings` (Update venue template ap multicast dns fencing settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5052,7 +5076,9 @@ pub enum GetVenueTemplateApRadioSettingsV1Version {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v1` (Get venue template ap radio settings v1).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`default_only`](Self::default_only).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5137,7 +5163,8 @@ pub enum UpdateVenueTemplateApRadioSettingsV1Version {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v1` (Update venue template ap radio settings v1).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5249,7 +5276,8 @@ pub enum GetVenueTemplateApRadiusOptionsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radius_options` (Get venue template ap radius options).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApRadiusOptions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5330,7 +5358,8 @@ pub enum UpdateVenueTemplateApRadiusOptionsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radius_options` (Update venue template ap radius options).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApRadiusOptions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5442,7 +5471,8 @@ pub enum GetVenueTemplateApRebootTimeoutSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_reboot_timeout_settings` (Get venue template ap reboot timeout settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApRebootTimeoutSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5526,7 +5556,8 @@ pub enum UpdateVenueTemplateApRebootTimeoutSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_reboot_timeout_settings` (Update venue template ap reboot timeout settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5638,7 +5669,8 @@ pub enum GetVenueTemplateApSmartMonitorSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_smart_monitor_settings` (Get venue template ap smart monitor settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5722,7 +5754,8 @@ pub enum UpdateVenueTemplateApSmartMonitorSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_smart_monitor_settings` (Update venue template ap smart monitor settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5834,7 +5867,8 @@ pub enum GetWifiAvailableChannelsOfVenueTemplateV1Version {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v1` (Get wifi available channels of venue template v1).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5915,7 +5949,8 @@ pub enum DeactivateWifiNetworkTemplateOnVenueVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::deactivate_wifi_network_template_on_venue` (Deactivate wifi network template on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkTemplateOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6027,7 +6062,9 @@ pub enum ActivateWifiNetworkTemplateOnVenueVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::activate_wifi_network_template_on_venue` (Activate wifi network template on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkTemplateOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6144,7 +6181,8 @@ pub enum DeactivateApGroupTemplateOnWifiNetworkVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::deactivate_ap_group_template_on_wifi_network` (Deactivate ap group template on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApGroupTemplateOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6256,7 +6294,8 @@ pub enum ActivateApGroupTemplateOnWifiNetworkVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::activate_ap_group_template_on_wifi_network` (Activate ap group template on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApGroupTemplateOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6368,7 +6407,8 @@ pub enum GetApGroupTemplateSettingsOnWifiNetworkVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_template_settings_on_wifi_network` (Get ap group template settings on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupTemplateSettingsOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6452,7 +6492,8 @@ pub enum UpdateApGroupTemplateSettingsOnWifiNetworkVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_ap_group_template_settings_on_wifi_network` (Update ap group template settings on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6564,7 +6605,8 @@ pub enum GetVenueWifiNetworkTemplateSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_wifi_network_template_settings` (Get venue wifi network template settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiNetworkTemplateSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6648,7 +6690,8 @@ pub enum UpdateVenueWifiNetworkTemplateSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_wifi_network_template_settings` (Update venue wifi network template settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueWifiNetworkTemplateSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6760,7 +6803,8 @@ pub enum DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::deactivate_dhcp_config_service_profile_on_venue_template` (Deactivate dhcp config service profile on venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6872,7 +6916,8 @@ pub enum GetVenueTemplateDhcpConfigServiceProfileSettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_dhcp_config_service_profile_settings` (Get venue template dhcp config service profile settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6958,7 +7003,8 @@ pub enum ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion
 }
 /// Request builder for `VenueWifiTemplatesClient::activate_dhcp_config_service_profile_on_venue_template_and_update_settings` (Activate dhcp config service profile on venue template and update settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7070,7 +7116,8 @@ pub enum DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::deactivate_radius_server_profile_template_on_venue_template` (Deactivate radius server profile template on venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7182,7 +7229,8 @@ pub enum ActivateRadiusServerProfileTemplateOnVenueTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::activate_radius_server_profile_template_on_venue_template` (Activate radius server profile template on venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7294,7 +7342,8 @@ pub enum DeactivateRoguePolicyOnVenueTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::deactivate_rogue_policy_on_venue_template` (Deactivate rogue policy on venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRoguePolicyOnVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7406,7 +7455,8 @@ pub enum ActivateRoguePolicyOnVenueTemplateVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::activate_rogue_policy_on_venue_template` (Activate rogue policy on venue template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRoguePolicyOnVenueTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7518,7 +7568,8 @@ pub enum GetVenueTemplateRoguePolicySettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_rogue_policy_settings` (Get venue template rogue policy settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateRoguePolicySettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7602,7 +7653,8 @@ pub enum UpdateVenueTemplateRoguePolicySettingsVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_rogue_policy_settings` (Update venue template rogue policy settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateRoguePolicySettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7714,7 +7766,8 @@ pub enum DeactivateSyslogServerProfileTemplateOnVenueVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::deactivate_syslog_server_profile_template_on_venue` (Deactivate syslog server profile template on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7826,7 +7879,8 @@ pub enum ActivateSyslogServerProfileTemplateOnVenueVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::activate_syslog_server_profile_template_on_venue` (Activate syslog server profile template on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSyslogServerProfileTemplateOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7938,7 +7992,8 @@ pub enum GetVenueTemplateWifiDhcpPoolUsagesVersion {
 }
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_wifi_dhcp_pool_usages` (Get venue template wifi dhcp pool usages).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateWifiDhcpPoolUsages<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8019,7 +8074,8 @@ pub enum DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersi
 }
 /// Request builder for `VenueWifiTemplatesClient::deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Deactivate vlan pool profile template on venue wifi network ap group template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8131,7 +8187,8 @@ pub enum ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion
 }
 /// Request builder for `VenueWifiTemplatesClient::activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Activate vlan pool profile template on venue wifi network ap group template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,

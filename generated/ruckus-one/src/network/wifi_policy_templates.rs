@@ -1125,7 +1125,8 @@ pub enum GetRoguePolicyTemplatesForViewVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_templates_for_view` (Get rogue policy templates for view).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRoguePolicyTemplatesForView<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1232,7 +1233,8 @@ pub enum GetLayer3PolicyTemplatesVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_layer3_policy_templates` (Get layer3 policy templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLayer3PolicyTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1339,7 +1341,8 @@ pub enum GetLayer2PolicyTemplatesVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_layer2_policy_templates` (Get layer2 policy templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLayer2PolicyTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1446,7 +1449,8 @@ pub enum GetDevicePolicyTemplatesVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_templates` (Get device policy templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicyTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1551,7 +1555,8 @@ pub enum GetApplicationPolicyTemplatesVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_templates` (Get application policy templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicyTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1656,7 +1661,8 @@ pub enum GetAccessControlPolicyProfileTemplatesVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_policy_profile_templates` (Get access control policy profile templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlPolicyProfileTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1766,7 +1772,8 @@ pub enum AddAccessControlProfileTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::add_access_control_profile_template` (Add access control profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddAccessControlProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1873,7 +1880,8 @@ pub enum DeleteAccessControlProfileTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::delete_access_control_profile_template` (Delete access control profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAccessControlProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1985,7 +1993,8 @@ pub enum GetAccessControlProfileTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_profile_template` (Get access control profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2063,7 +2072,8 @@ pub enum UpdateAccessControlProfileTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::update_access_control_profile_template` (Update access control profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAccessControlProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2175,7 +2185,8 @@ pub enum DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_application_policy_template_on_access_control_profile` (Deactivate application policy template on access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2287,7 +2298,8 @@ pub enum ActivateApplicationPolicyTemplateOnAccessControlProfileVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::activate_application_policy_template_on_access_control_profile` (Activate application policy template on access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2399,7 +2411,8 @@ pub enum DeactivateDevicePolicyTemplateOnAccessControlProfileVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_device_policy_template_on_access_control_profile` (Deactivate device policy template on access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2511,7 +2524,8 @@ pub enum ActivateDevicePolicyTemplateOnAccessControlProfileVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::activate_device_policy_template_on_access_control_profile` (Activate device policy template on access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2623,7 +2637,8 @@ pub enum DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_l2_acl_policy_template_on_access_control_profile` (Deactivate l2 acl policy template on access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2735,7 +2750,8 @@ pub enum ActivateL2AclPolicyTemplateOnAccessControlProfileVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::activate_l2_acl_policy_template_on_access_control_profile` (Activate l2 acl policy template on access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2847,7 +2863,8 @@ pub enum DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_l3_acl_policy_template_on_access_control_profile` (Deactivate l3 acl policy template on access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2959,7 +2976,8 @@ pub enum ActivateL3AclPolicyTemplateOnAccessControlProfileVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::activate_l3_acl_policy_template_on_access_control_profile` (Activate l3 acl policy template on access control profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3071,7 +3089,8 @@ pub enum AddApplicationPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::add_application_policy_template` (Add application policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddApplicationPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3178,7 +3197,8 @@ pub enum DeleteApplicationPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::delete_application_policy_template` (Delete application policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApplicationPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3287,7 +3307,8 @@ pub enum GetApplicationPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_template` (Get application policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3365,7 +3386,8 @@ pub enum UpdateApplicationPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::update_application_policy_template` (Update application policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApplicationPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3474,7 +3496,8 @@ pub enum AddDevicePolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::add_device_policy_template` (Add device policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDevicePolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3581,7 +3604,8 @@ pub enum DeleteDevicePolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::delete_device_policy_template` (Delete device policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDevicePolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3690,7 +3714,8 @@ pub enum GetDevicePolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_template` (Get device policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3768,7 +3793,8 @@ pub enum UpdateDevicePolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::update_device_policy_template` (Update device policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDevicePolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3877,7 +3903,8 @@ pub enum AddL2AclPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::add_l2_acl_policy_template` (Add l2 acl policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL2AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3984,7 +4011,8 @@ pub enum DeleteL2AclPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::delete_l2_acl_policy_template` (Delete l2 acl policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL2AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4093,7 +4121,8 @@ pub enum GetL2AclPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_l2_acl_policy_template` (Get l2 acl policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL2AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4171,7 +4200,8 @@ pub enum UpdateL2AclPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::update_l2_acl_policy_template` (Update l2 acl policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL2AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4280,7 +4310,8 @@ pub enum AddL3AclPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::add_l3_acl_policy_template` (Add l3 acl policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL3AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4387,7 +4418,8 @@ pub enum DeleteL3AclPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::delete_l3_acl_policy_template` (Delete l3 acl policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL3AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4496,7 +4528,8 @@ pub enum GetL3AclPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_l3_acl_policy_template` (Get l3 acl policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL3AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4574,7 +4607,8 @@ pub enum UpdateL3AclPolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::update_l3_acl_policy_template` (Update l3 acl policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL3AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4683,7 +4717,8 @@ pub enum AddRoguePolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::add_rogue_policy_template` (Add rogue policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRoguePolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4790,7 +4825,8 @@ pub enum DeleteRoguePolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::delete_rogue_policy_template` (Delete rogue policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRoguePolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4899,7 +4935,8 @@ pub enum GetRoguePolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_template` (Get rogue policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRoguePolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4977,7 +5014,8 @@ pub enum UpdateRoguePolicyTemplateVersion {
 }
 /// Request builder for `WifiPolicyTemplatesClient::update_rogue_policy_template` (Update rogue policy template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRoguePolicyTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,

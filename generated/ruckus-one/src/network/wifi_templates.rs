@@ -1496,7 +1496,8 @@ pub enum WifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::wifi_network_template` (Wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct WifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1593,7 +1594,8 @@ pub enum GetWifiCallingServiceProfileTemplatesVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_wifi_calling_service_profile_templates` (Get wifi calling service profile templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfileTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1706,7 +1708,8 @@ pub enum QueryVlanPoolProfileTemplatesVersion {
 }
 /// Request builder for `WifiTemplatesClient::query_vlan_pool_profile_templates` (Query vlan pool profile templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVlanPoolProfileTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1813,7 +1816,8 @@ pub enum GetSyslogServerProfileTemplatesForViewVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_syslog_server_profile_templates_for_view` (Get syslog server profile templates for view).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileTemplatesForView<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1929,7 +1933,8 @@ pub enum GetRadiusServerProfileTemplatesV2Version {
 }
 /// Request builder for `WifiTemplatesClient::get_radius_server_profile_templates_v2` (Get radius server profile templates v2).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileTemplatesV2<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2036,7 +2041,8 @@ pub enum GetEthernetPortProfileTemplatesVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_ethernet_port_profile_templates` (Get ethernet port profile templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEthernetPortProfileTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2143,7 +2149,8 @@ pub enum QueryDhcpConfigServiceProfileTemplatesForViewVersion {
 }
 /// Request builder for `WifiTemplatesClient::query_dhcp_config_service_profile_templates_for_view` (Query dhcp config service profile templates for view).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2256,7 +2263,8 @@ pub enum CreateDhcpConfigServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::create_dhcp_config_service_profile_template` (Create dhcp config service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2366,7 +2374,8 @@ pub enum DeleteDhcpConfigServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::delete_dhcp_config_service_profile_template` (Delete dhcp config service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDhcpConfigServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2478,7 +2487,8 @@ pub enum GetDhcpConfigServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_dhcp_config_service_profile_template` (Get dhcp config service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2562,7 +2572,8 @@ pub enum UpdateDhcpConfigServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::update_dhcp_config_service_profile_template` (Update dhcp config service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2674,7 +2685,8 @@ pub enum AddRadiusServerProfileTemplateV1Version {
 }
 /// Request builder for `WifiTemplatesClient::add_radius_server_profile_template_v1` (Add radius server profile template v1).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2781,7 +2793,8 @@ pub enum DeleteRadiusServerProfileTemplateV1Version {
 }
 /// Request builder for `WifiTemplatesClient::delete_radius_server_profile_template_v1` (Delete radius server profile template v1).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2893,7 +2906,8 @@ pub enum GetRadiusServerProfileTemplateV1Version {
 }
 /// Request builder for `WifiTemplatesClient::get_radius_server_profile_template_v1` (Get radius server profile template v1).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2971,7 +2985,8 @@ pub enum UpdateRadiusServerProfileTemplateV1Version {
 }
 /// Request builder for `WifiTemplatesClient::update_radius_server_profile_template_v1` (Update radius server profile template v1).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3083,7 +3098,8 @@ pub enum CreateSyslogServerProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::create_syslog_server_profile_template` (Create syslog server profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3190,7 +3206,8 @@ pub enum DeleteSyslogServerProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::delete_syslog_server_profile_template` (Delete syslog server profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSyslogServerProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3299,7 +3316,8 @@ pub enum GetSyslogServerProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_syslog_server_profile_template` (Get syslog server profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3377,7 +3395,8 @@ pub enum UpdateSyslogServerProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::update_syslog_server_profile_template` (Update syslog server profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3486,7 +3505,8 @@ pub enum CreateTunnelServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::create_tunnel_service_profile_template` (Create tunnel service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTunnelServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3596,7 +3616,8 @@ pub enum DeleteTunnelServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::delete_tunnel_service_profile_template` (Delete tunnel service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTunnelServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3708,7 +3729,8 @@ pub enum GetTunnelServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_tunnel_service_profile_template` (Get tunnel service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTunnelServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3786,7 +3808,8 @@ pub enum UpdateTunnelServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::update_tunnel_service_profile_template` (Update tunnel service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTunnelServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3898,7 +3921,8 @@ pub enum AddVlanPoolProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::add_vlan_pool_profile_template` (Add vlan pool profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddVlanPoolProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4005,7 +4029,8 @@ pub enum DeleteVlanPoolProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::delete_vlan_pool_profile_template` (Delete vlan pool profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVlanPoolProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4114,7 +4139,8 @@ pub enum GetVlanPoolProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_vlan_pool_profile_template` (Get vlan pool profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVlanPoolProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4192,7 +4218,8 @@ pub enum UpdateVlanPoolProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::update_vlan_pool_profile_template` (Update vlan pool profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVlanPoolProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4301,7 +4328,8 @@ pub enum CreateWifiCallingServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::create_wifi_calling_service_profile_template` (Create wifi calling service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4411,7 +4439,8 @@ pub enum DeleteWifiCallingServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::delete_wifi_calling_service_profile_template` (Delete wifi calling service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4523,7 +4552,8 @@ pub enum GetWiFiCallingServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_wi_fi_calling_service_profile_template` (Get wi fi calling service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWiFiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4607,7 +4637,8 @@ pub enum UpdateWifiCallingServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::update_wifi_calling_service_profile_template` (Update wifi calling service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4719,7 +4750,8 @@ pub enum CloneWifiCallingServiceProfileTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::clone_wifi_calling_service_profile_template` (Clone wifi calling service profile template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneWifiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4829,7 +4861,8 @@ pub enum CreateWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::create_wifi_network_template` (Create wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4936,7 +4969,8 @@ pub enum DeleteWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::delete_wifi_network_template` (Delete wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5045,7 +5079,8 @@ pub enum GetWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_wifi_network_template` (Get wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5123,7 +5158,8 @@ pub enum UpdateWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::update_wifi_network_template` (Update wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5232,7 +5268,8 @@ pub enum DeactivateAccessControlProfileTemplateOnWifiNetworkVersion {
 }
 /// Request builder for `WifiTemplatesClient::deactivate_access_control_profile_template_on_wifi_network` (Deactivate access control profile template on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5344,7 +5381,8 @@ pub enum ActivateAccessControlProfileTemplateOnWifiNetworkVersion {
 }
 /// Request builder for `WifiTemplatesClient::activate_access_control_profile_template_on_wifi_network` (Activate access control profile template on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5456,7 +5494,8 @@ pub enum CloneWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::clone_wifi_network_template` (Clone wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5563,7 +5602,8 @@ pub enum ActivateDpskServiceOnWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::activate_dpsk_service_on_wifi_network_template` (Activate dpsk service on wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5675,7 +5715,8 @@ pub enum ActivatePortalServiceProfileTemplateOnWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::activate_portal_service_profile_template_on_wifi_network_template` (Activate portal service profile template on wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5787,7 +5828,8 @@ pub enum GetWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion {
 }
 /// Request builder for `WifiTemplatesClient::get_wifi_network_template_radius_server_profile_template_settings` (Get wifi network template radius server profile template settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5873,7 +5915,8 @@ pub enum UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion {
 }
 /// Request builder for `WifiTemplatesClient::update_wifi_network_template_radius_server_profile_template_settings` (Update wifi network template radius server profile template settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5985,7 +6028,8 @@ pub enum DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::deactivate_radius_server_profile_template_on_wifi_network_template` (Deactivate radius server profile template on wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6097,7 +6141,8 @@ pub enum ActivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::activate_radius_server_profile_template_on_wifi_network_template` (Activate radius server profile template on wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6209,7 +6254,8 @@ pub enum DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::deactivate_vlan_pool_profile_template_on_wifi_network_template` (Deactivate vlan pool profile template on wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6321,7 +6367,8 @@ pub enum ActivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::activate_vlan_pool_profile_template_on_wifi_network_template` (Activate vlan pool profile template on wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6433,7 +6480,8 @@ pub enum DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion
 }
 /// Request builder for `WifiTemplatesClient::deactivate_wifi_calling_service_profile_template_on_wifi_network_template` (Deactivate wifi calling service profile template on wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6545,7 +6593,8 @@ pub enum ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion {
 }
 /// Request builder for `WifiTemplatesClient::activate_wifi_calling_service_profile_template_on_wifi_network_template` (Activate wifi calling service profile template on wifi network template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -5,8 +5,6 @@
 //! Wireless networks and Wi-Fi networks, their activation on venues and per-venue settings, compatibility and feature-set queries, QoS map sets and WISPr providers. Guest users and captive portal service profiles are their own areas (guest_users, portal_service_profiles) so each can be compiled alone. The SD-LAN network activation is in the edge services area.
 //!
 //! Spec: `spec/network/wireless_networks.yaml`.
-/// External accounting radius, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAccountingRadius).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -75,8 +73,6 @@ impl ExternalAccountingRadius {
         self
     }
 }
-/// External auth radius, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAuthRadius).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -142,8 +138,6 @@ impl ExternalAuthRadius {
         self
     }
 }
-/// External radius tupple, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalRadiusTupple).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -667,8 +661,6 @@ impl NetworkCompatibilityPage {
         self
     }
 }
-/// Recovery passphrase settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RecoveryPassphraseSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -820,8 +812,6 @@ impl WifiFeatureSetPage {
         self
     }
 }
-/// Wifi feature set row, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSetV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -911,8 +901,6 @@ impl WifiFeatureSetRow {
         self
     }
 }
-/// Wispr providers, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WisprProviders).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -972,8 +960,6 @@ impl WisprProviders {
         self
     }
 }
-/// Wispr providers model, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WisprProvidersModel).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1049,8 +1035,6 @@ impl WisprProvidersModel {
         self
     }
 }
-/// Wispr providers region, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WisprProvidersRegion).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3046,7 +3030,8 @@ static LIST_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Request builder for `WirelessNetworksClient::list_networks` (List networks).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworks<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3103,7 +3088,9 @@ static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `WirelessNetworksClient::create_network` (Create network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3165,7 +3152,8 @@ static DELETE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Request builder for `WirelessNetworksClient::delete_networks` (Delete networks).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNetworks<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3222,7 +3210,8 @@ static GET_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Request builder for `WirelessNetworksClient::get_network` (Get network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3279,7 +3268,9 @@ static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `WirelessNetworksClient::update_network` (Update network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3341,7 +3332,8 @@ static DELETE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `WirelessNetworksClient::delete_network` (Delete network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3414,7 +3406,8 @@ pub enum CreateWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::create_wifi_network` (Create Wi-Fi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3521,7 +3514,8 @@ pub enum UpdateWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::update_wifi_network` (Update Wi-Fi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3628,7 +3622,8 @@ pub enum GetWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::get_wifi_network` (Get Wi-Fi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3706,7 +3701,8 @@ pub enum DeleteWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::delete_wifi_network` (Delete Wi-Fi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3813,7 +3809,8 @@ pub enum QueryWifiNetworksVersion {
 }
 /// Request builder for `WirelessNetworksClient::query_wifi_networks` (Query Wi-Fi networks).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiNetworks<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3892,7 +3889,8 @@ static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation` (Create network activation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetworkActivation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3949,7 +3947,9 @@ static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `WirelessNetworksClient::query_network_activations` (Query network activations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryNetworkActivations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4028,7 +4028,9 @@ static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation_mappings` (Network activation mappings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetworkActivationMappings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4090,7 +4092,8 @@ static GET_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Request builder for `WirelessNetworksClient::get_network_activation` (Get network activation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNetworkActivation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4147,7 +4150,8 @@ static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `WirelessNetworksClient::update_network_activation` (Update network activation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateNetworkActivation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4220,7 +4224,8 @@ pub enum GetVenueWifiNetworkSettingsVersion {
 }
 /// Request builder for `WirelessNetworksClient::get_venue_wifi_network_settings` (Get venue Wi-Fi network settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiNetworkSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4301,7 +4306,8 @@ pub enum UpdateVenueWifiNetworkSettingsVersion {
 }
 /// Request builder for `WirelessNetworksClient::update_venue_wifi_network_settings` (Update venue Wi-Fi network settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueWifiNetworkSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4408,7 +4414,9 @@ pub enum ActivateWifiNetworkOnVenueVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_wifi_network_on_venue` (Activate Wi-Fi network on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4520,7 +4528,8 @@ pub enum DeactivateWifiNetworkOnVenueVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_wifi_network_on_venue` (Deactivate Wi-Fi network on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4627,7 +4636,8 @@ pub enum QueryWifiNetworkApCompatibilitiesVersion {
 }
 /// Request builder for `WirelessNetworksClient::query_wifi_network_ap_compatibilities` (Query Wi-Fi network AP compatibilities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiNetworkApCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4724,7 +4734,8 @@ pub enum QueryWifiFeatureSetsVersion {
 }
 /// Request builder for `WirelessNetworksClient::query_wifi_feature_sets` (Query Wi-Fi feature sets).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiFeatureSets<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4803,7 +4814,8 @@ static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `WirelessNetworksClient::list_network_qos_map_sets` (List QoS map sets).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworkQosMapSets<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4860,7 +4872,8 @@ static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `WirelessNetworksClient::list_network_wispr_providers` (List WISPr providers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworkWisprProviders<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4933,7 +4946,8 @@ pub enum DeactivateApGroupOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_ap_group_on_wifi_network` (Deactivate ap group on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApGroupOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5042,7 +5056,8 @@ pub enum ActivateApGroupOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_ap_group_on_wifi_network` (Activate ap group on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApGroupOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5151,7 +5166,8 @@ pub enum GetApGroupSettingsOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::get_ap_group_settings_on_wifi_network` (Get ap group settings on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupSettingsOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5232,7 +5248,8 @@ pub enum UpdateApGroupSettingsOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::update_ap_group_settings_on_wifi_network` (Update ap group settings on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApGroupSettingsOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5344,7 +5361,8 @@ pub enum DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Deactivate vlan pool profile on venue wifi network ap group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5456,7 +5474,8 @@ pub enum ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Activate vlan pool profile on venue wifi network ap group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5568,7 +5587,8 @@ pub enum DeactivateClientIsolationProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_client_isolation_profile_on_wifi_network` (Deactivate client isolation profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5680,7 +5700,8 @@ pub enum ActivateClientIsolationProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_client_isolation_profile_on_wifi_network` (Activate client isolation profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateClientIsolationProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5792,7 +5813,8 @@ pub enum DeactivateSoftGreProfileOnVenueWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_soft_gre_profile_on_venue_wifi_network` (Deactivate soft gre profile on venue wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5904,7 +5926,8 @@ pub enum ActivateSoftGreProfileOnVenueWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_soft_gre_profile_on_venue_wifi_network` (Activate soft gre profile on venue wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6016,7 +6039,8 @@ pub enum GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion {
 }
 /// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_identity_providers` (Get wifi network predefined hotspot20 identity providers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6097,7 +6121,8 @@ pub enum GetWifiNetworkPredefinedHotspot20OperatorsVersion {
 }
 /// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_operators` (Get wifi network predefined hotspot20 operators).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkPredefinedHotspot20Operators<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6178,7 +6203,8 @@ pub enum GetWifiNetworkDefaultQosMapSetOptionsVersion {
 }
 /// Request builder for `WirelessNetworksClient::get_wifi_network_default_qos_map_set_options` (Get wifi network default qos map set options).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkDefaultQosMapSetOptions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6259,7 +6285,8 @@ pub enum GetRecoveryPassphraseSettingsVersion {
 }
 /// Request builder for `WirelessNetworksClient::get_recovery_passphrase_settings` (Get recovery passphrase settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRecoveryPassphraseSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6337,7 +6364,8 @@ pub enum UpdateRecoveryPassphraseSettingsVersion {
 }
 /// Request builder for `WirelessNetworksClient::update_recovery_passphrase_settings` (Update recovery passphrase settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRecoveryPassphraseSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6446,7 +6474,8 @@ pub enum GetWifiNetworkWisprProvidersVersion {
 }
 /// Request builder for `WirelessNetworksClient::get_wifi_network_wispr_providers` (Get wifi network wispr providers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkWisprProviders<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6524,7 +6553,8 @@ pub enum DeactivateAccessControlProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_access_control_profile_on_wifi_network` (Deactivate access control profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateAccessControlProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6636,7 +6666,8 @@ pub enum ActivateAccessControlProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_access_control_profile_on_wifi_network` (Activate access control profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateAccessControlProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6748,7 +6779,8 @@ pub enum DeactivateApplicationPolicyOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_application_policy_on_wifi_network` (Deactivate application policy on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApplicationPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6860,7 +6892,8 @@ pub enum ActivateApplicationPolicyOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_application_policy_on_wifi_network` (Activate application policy on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApplicationPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6972,7 +7005,8 @@ pub enum DeactivateDevicePolicyOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_device_policy_on_wifi_network` (Deactivate device policy on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDevicePolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7084,7 +7118,8 @@ pub enum ActivateDevicePolicyOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_device_policy_on_wifi_network` (Activate device policy on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDevicePolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7193,7 +7228,8 @@ pub enum ActivateDpskServiceOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_dpsk_service_on_wifi_network` (Activate dpsk service on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDpskServiceOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7302,7 +7338,8 @@ pub enum DeactivateHotspot20IdentityProviderOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_hotspot20_identity_provider_on_wifi_network` (Deactivate hotspot20 identity provider on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7414,7 +7451,8 @@ pub enum ActivateHotspot20IdentityProviderOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_hotspot20_identity_provider_on_wifi_network` (Activate hotspot20 identity provider on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7526,7 +7564,8 @@ pub enum DeactivateHotspot20OperatorOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_hotspot20_operator_on_wifi_network` (Deactivate hotspot20 operator on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7638,7 +7677,8 @@ pub enum ActivateHotspot20OperatorOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_hotspot20_operator_on_wifi_network` (Activate hotspot20 operator on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateHotspot20OperatorOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7750,7 +7790,8 @@ pub enum DeactivateL2AclPolicyOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_l2_acl_policy_on_wifi_network` (Deactivate l2 acl policy on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL2AclPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7862,7 +7903,8 @@ pub enum ActivateL2AclPolicyOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_l2_acl_policy_on_wifi_network` (Activate l2 acl policy on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL2AclPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7971,7 +8013,8 @@ pub enum DeactivateL3AclPolicyOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_l3_acl_policy_on_wifi_network` (Deactivate l3 acl policy on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL3AclPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8083,7 +8126,8 @@ pub enum ActivateL3AclPolicyOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_l3_acl_policy_on_wifi_network` (Activate l3 acl policy on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL3AclPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8192,7 +8236,8 @@ pub enum DeactivateMacRegistrationPoolOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_mac_registration_pool_on_wifi_network` (Deactivate mac registration pool on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8304,7 +8349,8 @@ pub enum ActivateMacRegistrationPoolOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_mac_registration_pool_on_wifi_network` (Activate mac registration pool on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8416,7 +8462,8 @@ pub enum ActivatePortalServiceProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_portal_service_profile_on_wifi_network` (Activate portal service profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivatePortalServiceProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8528,7 +8575,8 @@ pub enum GetWifiNetworkRadiusServerProfileSettingsVersion {
 }
 /// Request builder for `WirelessNetworksClient::get_wifi_network_radius_server_profile_settings` (Get wifi network radius server profile settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkRadiusServerProfileSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8614,7 +8662,8 @@ pub enum UpdateWifiNetworkRadiusServerProfileSettingsVersion {
 }
 /// Request builder for `WirelessNetworksClient::update_wifi_network_radius_server_profile_settings` (Update wifi network radius server profile settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8726,7 +8775,8 @@ pub enum DeactivateRadiusServerProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_radius_server_profile_on_wifi_network` (Deactivate radius server profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8838,7 +8888,8 @@ pub enum ActivateRadiusServerProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_radius_server_profile_on_wifi_network` (Activate radius server profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8950,7 +9001,8 @@ pub enum DeactivateVlanPoolProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_wifi_network` (Deactivate vlan pool profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -9062,7 +9114,8 @@ pub enum ActivateVlanPoolProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_wifi_network` (Activate vlan pool profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -9174,7 +9227,8 @@ pub enum DeactivateWifiCallingServiceProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::deactivate_wifi_calling_service_profile_on_wifi_network` (Deactivate wifi calling service profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -9286,7 +9340,8 @@ pub enum ActivateWifiCallingServiceProfileOnWifiNetworkVersion {
 }
 /// Request builder for `WirelessNetworksClient::activate_wifi_calling_service_profile_on_wifi_network` (Activate wifi calling service profile on wifi network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,

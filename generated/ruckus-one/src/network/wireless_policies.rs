@@ -5,8 +5,6 @@
 //! Wireless profiles: client isolation, LBS server, multicast DNS proxy, rogue policies, SNMP agent, SoftGRE, tunnel service, VLAN pool and Ethernet port profiles. Access control profiles and their policies are in the access_control area, the Hotspot 2.0, RADIUS server, Wi-Fi calling, DHCP configuration and syslog profiles in the wireless_service_profiles area (split so each can be compiled alone). The document lists few of the profile queries; the official description confirms them (the document's note that profile and policy queries accept sortByCountField pointed to them). mDnsProxyServiceProfiles, isolationAllowlists and apSnmpAgentProfiles: deprecated families named without paths; not in the spec.
 //!
 //! Spec: `spec/network/wireless_policies.yaml`.
-/// Activation, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Activation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -92,8 +90,6 @@ impl Activation {
         self
     }
 }
-/// Client isolation allowlist entry, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationAllowlistEntry).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -161,8 +157,6 @@ impl ClientIsolationAllowlistEntry {
         self
     }
 }
-/// Client isolation profile, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -242,8 +236,6 @@ impl ClientIsolationProfile {
         self
     }
 }
-/// Client isolation profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -368,8 +360,6 @@ impl ClientIsolationProfileQueryData {
         self
     }
 }
-/// Ethernet port profile, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -641,8 +631,6 @@ impl EthernetPortProfile {
         self
     }
 }
-/// Ethernet port profile auth type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -708,8 +696,6 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileAuthType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ethernet port profile type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -767,8 +753,6 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Lbs server profile, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
@@ -899,8 +883,6 @@ impl LbsServerProfileBuilder {
         })
     }
 }
-/// Lbs server profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1005,8 +987,6 @@ impl LbsServerProfileQueryData {
         self
     }
 }
-/// Multicast dns proxy profile, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1082,8 +1062,6 @@ impl MulticastDnsProxyProfile {
         self
     }
 }
-/// Multicast dns proxy profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1196,8 +1174,6 @@ impl MulticastDnsProxyProfileQueryData {
         self
     }
 }
-/// Multicast dns proxy service rule, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1304,8 +1280,6 @@ impl MulticastDnsProxyServiceRule {
         self
     }
 }
-/// Query response client isolation profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1430,8 +1404,6 @@ impl QueryResponseClientIsolationProfileQueryData {
         self
     }
 }
-/// Query response lbs server profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1556,8 +1528,6 @@ impl QueryResponseLbsServerProfileQueryData {
         self
     }
 }
-/// Query response multicast dns proxy profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1682,8 +1652,6 @@ impl QueryResponseMulticastDnsProxyProfileQueryData {
         self
     }
 }
-/// Query response snmp agent profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1808,8 +1776,6 @@ impl QueryResponseSnmpAgentProfileQueryData {
         self
     }
 }
-/// Query response soft gre profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1930,8 +1896,6 @@ impl QueryResponseSoftGreProfileQueryData {
         self
     }
 }
-/// Query response tunnel profile, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2049,8 +2013,6 @@ impl QueryResponseTunnelProfile {
         self
     }
 }
-/// Snmp agent notification settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2136,8 +2098,6 @@ impl SnmpAgentNotificationSettings {
         self
     }
 }
-/// Snmp agent notification settings type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2191,8 +2151,6 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettingsType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Snmp agent profile, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2273,8 +2231,6 @@ impl SnmpAgentProfile {
         self
     }
 }
-/// Snmp agent profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2475,8 +2431,6 @@ impl SnmpAgentProfileQueryData {
         self
     }
 }
-/// Snmp v2 agent, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2561,8 +2515,6 @@ impl SnmpV2Agent {
         self
     }
 }
-/// Snmp v3 agent, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2714,8 +2666,6 @@ impl SnmpV3Agent {
         self
     }
 }
-/// Snmp v3 agent authentication type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2769,8 +2719,6 @@ impl<'de> serde::Deserialize<'de> for SnmpV3AgentAuthenticationType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Snmp v3 agent privacy type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2828,8 +2776,6 @@ impl<'de> serde::Deserialize<'de> for SnmpV3AgentPrivacyType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Soft gre profile, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2994,8 +2940,6 @@ impl SoftGreProfile {
         self
     }
 }
-/// Soft gre profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3186,8 +3130,6 @@ impl SoftGreProfileQueryData {
         self
     }
 }
-/// Soft gre profile query data mtu type: the values the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -3241,8 +3183,6 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataMtuType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Supplicant authentication options, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3332,8 +3272,6 @@ impl SupplicantAuthenticationOptions {
         self
     }
 }
-/// Supplicant authentication options type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -3391,8 +3329,6 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptionsType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Tunnel profile, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3612,8 +3548,6 @@ impl TunnelProfile {
         self
     }
 }
-/// Viewmodel multicast dns proxy service rule, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4903,7 +4837,8 @@ pub enum CreateClientIsolationProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::create_client_isolation_profile` (Create client isolation profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateClientIsolationProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5010,7 +4945,8 @@ pub enum GetClientIsolationProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::get_client_isolation_profile` (Get client isolation profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetClientIsolationProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5088,7 +5024,8 @@ pub enum UpdateClientIsolationProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::update_client_isolation_profile` (Update client isolation profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateClientIsolationProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5195,7 +5132,8 @@ pub enum DeleteClientIsolationProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::delete_client_isolation_profile` (Delete client isolation profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteClientIsolationProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5302,7 +5240,8 @@ pub enum QueryClientIsolationProfilesVersion {
 }
 /// Request builder for `WirelessPoliciesClient::query_client_isolation_profiles` (Query client isolation profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryClientIsolationProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5404,7 +5343,8 @@ pub enum CreateLbsServerProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::create_lbs_server_profile` (Create LBS server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateLbsServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5511,7 +5451,8 @@ pub enum GetLbsServerProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::get_lbs_server_profile` (Get LBS server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLbsServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5589,7 +5530,8 @@ pub enum UpdateLbsServerProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::update_lbs_server_profile` (Update LBS server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateLbsServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5696,7 +5638,8 @@ pub enum DeleteLbsServerProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::delete_lbs_server_profile` (Delete LBS server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteLbsServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5803,7 +5746,8 @@ pub enum QueryLbsServerProfilesVersion {
 }
 /// Request builder for `WirelessPoliciesClient::query_lbs_server_profiles` (Query LBS server profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryLbsServerProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5903,7 +5847,8 @@ pub enum CreateMulticastDnsProxyProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::create_multicast_dns_proxy_profile` (Create multicast DNS proxy profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMulticastDnsProxyProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6010,7 +5955,8 @@ pub enum GetMulticastDnsProxyProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::get_multicast_dns_proxy_profile` (Get multicast DNS proxy profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMulticastDnsProxyProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6088,7 +6034,8 @@ pub enum UpdateMulticastDnsProxyProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::update_multicast_dns_proxy_profile` (Update multicast DNS proxy profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMulticastDnsProxyProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6195,7 +6142,8 @@ pub enum DeleteMulticastDnsProxyProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::delete_multicast_dns_proxy_profile` (Delete multicast DNS proxy profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMulticastDnsProxyProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6302,7 +6250,8 @@ pub enum QueryMulticastDnsProxyProfilesVersion {
 }
 /// Request builder for `WirelessPoliciesClient::query_multicast_dns_proxy_profiles` (Query multicast DNS proxy profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMulticastDnsProxyProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6404,7 +6353,8 @@ pub enum CreateRoguePolicyVersion {
 }
 /// Request builder for `WirelessPoliciesClient::create_rogue_policy` (Create rogue policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRoguePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6511,7 +6461,8 @@ pub enum GetRoguePolicyVersion {
 }
 /// Request builder for `WirelessPoliciesClient::get_rogue_policy` (Get rogue policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRoguePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6589,7 +6540,8 @@ pub enum UpdateRoguePolicyVersion {
 }
 /// Request builder for `WirelessPoliciesClient::update_rogue_policy` (Update rogue policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRoguePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6696,7 +6648,8 @@ pub enum DeleteRoguePolicyVersion {
 }
 /// Request builder for `WirelessPoliciesClient::delete_rogue_policy` (Delete rogue policy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRoguePolicy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6803,7 +6756,8 @@ pub enum QueryRoguePoliciesVersion {
 }
 /// Request builder for `WirelessPoliciesClient::query_rogue_policies` (Query rogue policies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryRoguePolicies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6910,7 +6864,8 @@ pub enum CreateSnmpAgentProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::create_snmp_agent_profile` (Create SNMP agent profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSnmpAgentProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7017,7 +6972,8 @@ pub enum GetSnmpAgentProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::get_snmp_agent_profile` (Get SNMP agent profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSnmpAgentProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7095,7 +7051,8 @@ pub enum UpdateSnmpAgentProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::update_snmp_agent_profile` (Update SNMP agent profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSnmpAgentProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7202,7 +7159,8 @@ pub enum DeleteSnmpAgentProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::delete_snmp_agent_profile` (Delete SNMP agent profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSnmpAgentProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7309,7 +7267,8 @@ pub enum QuerySnmpAgentProfilesVersion {
 }
 /// Request builder for `WirelessPoliciesClient::query_snmp_agent_profiles` (Query SNMP agent profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySnmpAgentProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7409,7 +7368,8 @@ pub enum CreateSoftGreProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::create_soft_gre_profile` (Create SoftGRE profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSoftGreProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7516,7 +7476,8 @@ pub enum GetSoftGreProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::get_soft_gre_profile` (Get SoftGRE profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSoftGreProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7594,7 +7555,8 @@ pub enum UpdateSoftGreProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::update_soft_gre_profile` (Update SoftGRE profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSoftGreProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7701,7 +7663,8 @@ pub enum DeleteSoftGreProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::delete_soft_gre_profile` (Delete SoftGRE profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSoftGreProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7808,7 +7771,8 @@ pub enum QuerySoftGreProfilesVersion {
 }
 /// Request builder for `WirelessPoliciesClient::query_soft_gre_profiles` (Query SoftGRE profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySoftGreProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7905,7 +7869,8 @@ pub enum CreateTunnelServiceProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::create_tunnel_service_profile` (Create tunnel service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTunnelServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8012,7 +7977,8 @@ pub enum GetTunnelServiceProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::get_tunnel_service_profile` (Get tunnel service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTunnelServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8090,7 +8056,8 @@ pub enum UpdateTunnelServiceProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::update_tunnel_service_profile` (Update tunnel service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTunnelServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8197,7 +8164,8 @@ pub enum PatchTunnelServiceProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::patch_tunnel_service_profile` (Patch tunnel service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTunnelServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8304,7 +8272,8 @@ pub enum DeleteTunnelServiceProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::delete_tunnel_service_profile` (Delete tunnel service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTunnelServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8411,7 +8380,8 @@ pub enum QueryTunnelServiceProfilesVersion {
 }
 /// Request builder for `WirelessPoliciesClient::query_tunnel_service_profiles` (Query tunnel service profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTunnelServiceProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8506,7 +8476,8 @@ pub enum CreateVlanPoolProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::create_vlan_pool_profile` (Create VLAN pool profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVlanPoolProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8613,7 +8584,8 @@ pub enum GetVlanPoolProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::get_vlan_pool_profile` (Get VLAN pool profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVlanPoolProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8691,7 +8663,8 @@ pub enum UpdateVlanPoolProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::update_vlan_pool_profile` (Update VLAN pool profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVlanPoolProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8798,7 +8771,8 @@ pub enum DeleteVlanPoolProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::delete_vlan_pool_profile` (Delete VLAN pool profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVlanPoolProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8905,7 +8879,8 @@ pub enum QueryVlanPoolProfilesVersion {
 }
 /// Request builder for `WirelessPoliciesClient::query_vlan_pool_profiles` (Query VLAN pool profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVlanPoolProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -9012,7 +8987,8 @@ pub enum CreateEthernetPortProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::create_ethernet_port_profile` (Create Ethernet port profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEthernetPortProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -9119,7 +9095,8 @@ pub enum GetEthernetPortProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::get_ethernet_port_profile` (Get Ethernet port profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEthernetPortProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -9197,7 +9174,8 @@ pub enum UpdateEthernetPortProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::update_ethernet_port_profile` (Update Ethernet port profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateEthernetPortProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -9304,7 +9282,8 @@ pub enum DeleteEthernetPortProfileVersion {
 }
 /// Request builder for `WirelessPoliciesClient::delete_ethernet_port_profile` (Delete Ethernet port profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEthernetPortProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -9411,7 +9390,8 @@ pub enum QueryEthernetPortProfilesVersion {
 }
 /// Request builder for `WirelessPoliciesClient::query_ethernet_port_profiles` (Query Ethernet port profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEthernetPortProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,

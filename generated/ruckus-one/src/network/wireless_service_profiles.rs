@@ -5,8 +5,6 @@
 //! Service profiles wireless networks refer to: Hotspot 2.0 identity providers and operators, RADIUS server profiles, Wi-Fi calling, DHCP configuration and syslog server profiles. Split from the wireless policies area so each can be compiled alone.
 //!
 //! Spec: `spec/network/wireless_service_profiles.yaml`.
-/// Dhcp config service profile deep, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -106,8 +104,6 @@ impl DhcpConfigServiceProfileDeep {
         self
     }
 }
-/// Dhcp pool v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 8 required fields is not set.
@@ -318,8 +314,6 @@ impl DhcpPoolV1Builder {
         })
     }
 }
-/// Dhcp pool venue usage, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolVenueUsage).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -396,8 +390,6 @@ impl DhcpPoolVenueUsage {
         self
     }
 }
-/// Hotspot20 auth info, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -525,8 +517,6 @@ impl Hotspot20AuthInfo {
         self
     }
 }
-/// Hotspot20 auth info credential type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -608,8 +598,6 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoCredentialType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Hotspot20 auth info eap inner auth: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -675,8 +663,6 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoEapInnerAuth {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Hotspot20 auth info info: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -746,8 +732,6 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoInfo {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Hotspot20 auth info non eap auth: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -809,8 +793,6 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoNonEapAuth {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Hotspot20 auth info tunneled type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -892,8 +874,6 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoTunneledType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Hotspot20 eap, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Eap).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -961,8 +941,6 @@ impl Hotspot20Eap {
         self
     }
 }
-/// Hotspot20 eap method: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Eap (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1048,8 +1026,6 @@ impl<'de> serde::Deserialize<'de> for Hotspot20EapMethod {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Hotspot20 friendly name, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20FriendlyName).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1118,8 +1094,6 @@ impl Hotspot20FriendlyName {
         self
     }
 }
-/// Hotspot20 friendly name language: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20FriendlyName (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1213,8 +1187,6 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyNameLanguage {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Hotspot20 identity provider, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1347,8 +1319,6 @@ impl Hotspot20IdentityProvider {
         self
     }
 }
-/// Hotspot20 identity provider query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1500,8 +1470,6 @@ impl Hotspot20IdentityProviderQueryData {
         self
     }
 }
-/// Hotspot20 nai realm, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1574,8 +1542,6 @@ impl Hotspot20NaiRealm {
         self
     }
 }
-/// Hotspot20 nai realm encoding: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1629,8 +1595,6 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealmEncoding {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Hotspot20 operator, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1750,8 +1714,6 @@ impl Hotspot20Operator {
         self
     }
 }
-/// Hotspot20 operator query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1870,8 +1832,6 @@ impl Hotspot20OperatorQueryData {
         self
     }
 }
-/// Hotspot20 plmn, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Plmn).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -1926,8 +1886,6 @@ impl Hotspot20Plmn {
         }
     }
 }
-/// Hotspot20 roam consortium, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20RoamConsortium).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -1986,8 +1944,6 @@ impl Hotspot20RoamConsortium {
         }
     }
 }
-/// Hotspot20 roam consortium oi, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20RoamConsortiumOiDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2056,8 +2012,6 @@ impl Hotspot20RoamConsortiumOi {
         self
     }
 }
-/// Query response hotspot20 identity provider query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2182,8 +2136,6 @@ impl QueryResponseHotspot20IdentityProviderQueryData {
         self
     }
 }
-/// Query response hotspot20 operator query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2308,8 +2260,6 @@ impl QueryResponseHotspot20OperatorQueryData {
         self
     }
 }
-/// Radius server v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2379,8 +2329,6 @@ impl RadiusServerV1 {
         self
     }
 }
-/// Radius v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2492,8 +2440,6 @@ impl RadiusV1 {
         self
     }
 }
-/// Syslog server profile v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2625,8 +2571,6 @@ impl SyslogServerProfileV1 {
         self
     }
 }
-/// Viewmodel hotspot20 eap, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20EapDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2696,8 +2640,6 @@ impl ViewmodelHotspot20Eap {
         self
     }
 }
-/// Viewmodel hotspot20 friendly name, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20FriendlyNameDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2769,8 +2711,6 @@ impl ViewmodelHotspot20FriendlyName {
         self
     }
 }
-/// Viewmodel hotspot20 nai realm, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20NaiRealmDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2849,8 +2789,6 @@ impl ViewmodelHotspot20NaiRealm {
         self
     }
 }
-/// Viewmodel hotspot20 plmn, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20PlmnDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2919,8 +2857,6 @@ impl ViewmodelHotspot20Plmn {
         self
     }
 }
-/// Wifi calling service profile v1, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -4241,7 +4177,8 @@ pub enum CreateHotspot20IdentityProviderVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::create_hotspot20_identity_provider` (Create Hotspot 2.0 identity provider).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4348,7 +4285,8 @@ pub enum GetHotspot20IdentityProviderVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::get_hotspot20_identity_provider` (Get Hotspot 2.0 identity provider).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4426,7 +4364,8 @@ pub enum UpdateHotspot20IdentityProviderVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::update_hotspot20_identity_provider` (Update Hotspot 2.0 identity provider).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4533,7 +4472,8 @@ pub enum DeleteHotspot20IdentityProviderVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::delete_hotspot20_identity_provider` (Delete Hotspot 2.0 identity provider).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4640,7 +4580,8 @@ pub enum AddRadiusServerProfileToHotspot20IdentityProviderVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::add_radius_server_profile_to_hotspot20_identity_provider` (Add RADIUS server profile to Hotspot 2.0 identity provider).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4750,7 +4691,8 @@ pub enum RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::remove_radius_server_profile_from_hotspot20_identity_provider` (Remove RADIUS server profile from Hotspot 2.0 identity provider).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4860,7 +4802,8 @@ pub enum QueryHotspot20IdentityProvidersVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_identity_providers` (Query Hotspot 2.0 identity providers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHotspot20IdentityProviders<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4964,7 +4907,8 @@ pub enum CreateHotspot20OperatorVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::create_hotspot20_operator` (Create Hotspot 2.0 operator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateHotspot20Operator<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5071,7 +5015,8 @@ pub enum GetHotspot20OperatorVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::get_hotspot20_operator` (Get Hotspot 2.0 operator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetHotspot20Operator<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5149,7 +5094,8 @@ pub enum UpdateHotspot20OperatorVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::update_hotspot20_operator` (Update Hotspot 2.0 operator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateHotspot20Operator<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5256,7 +5202,8 @@ pub enum DeleteHotspot20OperatorVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::delete_hotspot20_operator` (Delete Hotspot 2.0 operator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteHotspot20Operator<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5363,7 +5310,8 @@ pub enum QueryHotspot20OperatorsVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_operators` (Query Hotspot 2.0 operators).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHotspot20Operators<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5447,7 +5395,8 @@ static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `WirelessServiceProfilesClient::create_syslog_server_profile` (Create syslog server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5549,7 +5498,8 @@ pub enum CreateSyslogServerProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::create_syslog_server_profile_v1` (Create syslog server profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5640,7 +5590,8 @@ static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `WirelessServiceProfilesClient::get_syslog_server_profile` (Get syslog server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5713,7 +5664,8 @@ pub enum GetSyslogServerProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::get_syslog_server_profile_v1` (Get syslog server profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5775,7 +5727,8 @@ static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `WirelessServiceProfilesClient::update_syslog_server_profile` (Update syslog server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5877,7 +5830,8 @@ pub enum UpdateSyslogServerProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::update_syslog_server_profile_v1` (Update syslog server profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5990,7 +5944,8 @@ pub enum DeleteSyslogServerProfileVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::delete_syslog_server_profile` (Delete syslog server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSyslogServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6097,7 +6052,8 @@ pub enum QuerySyslogServerProfilesVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::query_syslog_server_profiles` (Query syslog server profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySyslogServerProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6188,7 +6144,8 @@ static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `WirelessServiceProfilesClient::create_radius_server_profile` (Create RADIUS server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6290,7 +6247,8 @@ pub enum CreateRadiusServerProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::create_radius_server_profile_v1` (Create RADIUS server profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusServerProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6381,7 +6339,8 @@ static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `WirelessServiceProfilesClient::get_radius_server_profile` (Get RADIUS server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6454,7 +6413,8 @@ pub enum GetRadiusServerProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::get_radius_server_profile_v1` (Get RADIUS server profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6514,7 +6474,8 @@ static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `WirelessServiceProfilesClient::update_radius_server_profile` (Update RADIUS server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6616,7 +6577,8 @@ pub enum UpdateRadiusServerProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::update_radius_server_profile_v1` (Update RADIUS server profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6729,7 +6691,8 @@ pub enum DeleteRadiusServerProfileVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::delete_radius_server_profile` (Delete RADIUS server profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRadiusServerProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6836,7 +6799,8 @@ pub enum QueryRadiusServerProfilesVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::query_radius_server_profiles` (Query RADIUS server profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryRadiusServerProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6927,7 +6891,8 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `WirelessServiceProfilesClient::create_dhcp_config_service_profile` (Create DHCP configuration service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7029,7 +6994,8 @@ pub enum CreateDhcpConfigServiceProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::create_dhcp_config_service_profile_v1` (Create DHCP configuration service profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7120,7 +7086,8 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Request builder for `WirelessServiceProfilesClient::get_dhcp_config_service_profile` (Get DHCP configuration service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7196,7 +7163,8 @@ pub enum GetDhcpConfigServiceProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::get_dhcp_config_service_profile_v1` (Get DHCP configuration service profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7258,7 +7226,8 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `WirelessServiceProfilesClient::update_dhcp_config_service_profile` (Update DHCP configuration service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7360,7 +7329,8 @@ pub enum UpdateDhcpConfigServiceProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::update_dhcp_config_service_profile_v1` (Update DHCP configuration service profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7473,7 +7443,8 @@ pub enum DeleteDhcpConfigServiceProfileVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::delete_dhcp_config_service_profile` (Delete DHCP configuration service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDhcpConfigServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7580,7 +7551,8 @@ pub enum QueryDhcpConfigServiceProfilesVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::query_dhcp_config_service_profiles` (Query DHCP configuration service profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDhcpConfigServiceProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7674,7 +7646,8 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 };
 /// Request builder for `WirelessServiceProfilesClient::create_wifi_calling_service_profile` (Create Wi-Fi calling service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7776,7 +7749,8 @@ pub enum CreateWifiCallingServiceProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::create_wifi_calling_service_profile_v1` (Create Wi-Fi calling service profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7867,7 +7841,8 @@ static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Request builder for `WirelessServiceProfilesClient::get_wifi_calling_service_profile` (Get Wi-Fi calling service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7943,7 +7918,8 @@ pub enum GetWifiCallingServiceProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::get_wifi_calling_service_profile_v1` (Get Wi-Fi calling service profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8005,7 +7981,8 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 };
 /// Request builder for `WirelessServiceProfilesClient::update_wifi_calling_service_profile` (Update Wi-Fi calling service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8107,7 +8084,8 @@ pub enum UpdateWifiCallingServiceProfileV1Version {
 }
 /// Request builder for `WirelessServiceProfilesClient::update_wifi_calling_service_profile_v1` (Update Wi-Fi calling service profile (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfileV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8220,7 +8198,8 @@ pub enum DeleteWifiCallingServiceProfileVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::delete_wifi_calling_service_profile` (Delete Wi-Fi calling service profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiCallingServiceProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8327,7 +8306,8 @@ pub enum QueryWifiCallingServiceProfilesVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::query_wifi_calling_service_profiles` (Query Wi-Fi calling service profiles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiCallingServiceProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8437,7 +8417,8 @@ pub enum AddRadiusServerProfileToEthernetPortProfileVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::add_radius_server_profile_to_ethernet_port_profile` (Add RADIUS server profile to Ethernet port profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileToEthernetPortProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -8547,7 +8528,8 @@ pub enum RemoveRadiusServerProfileFromEthernetPortProfileVersion {
 }
 /// Request builder for `WirelessServiceProfilesClient::remove_radius_server_profile_from_ethernet_port_profile` (Remove RADIUS server profile from Ethernet port profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,

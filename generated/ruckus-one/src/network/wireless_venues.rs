@@ -5,8 +5,6 @@
 //! Venues themselves (create, read, update, delete and query, taken from the official description since the document does not name them), the AP models of a venue, QoS statistics, and venue media (signed upload and download URLs, floor plans, mesh and network topologies). Venue-wide AP settings, per-AP-model settings, AP groups, venue templates and template switch profiles are their own areas (venue_ap_settings, venue_ap_model_settings, venue_ap_groups, venue_templates, template_switch_profiles) so each can be compiled alone. Request and response bodies are not shown by the document except the venue. The 6 GHz radio block and AP model capabilities, which several areas refer to, are described in the common types.
 //!
 //! Spec: `spec/network/wireless_venues.yaml`.
-/// Aggregated device model, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AggregatedDeviceModelDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -66,8 +64,6 @@ impl AggregatedDeviceModel {
         self
     }
 }
-/// Edge, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -380,8 +376,6 @@ impl Edge {
         self
     }
 }
-/// Edge connection status: the values the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -443,8 +437,6 @@ impl<'de> serde::Deserialize<'de> for EdgeConnectionStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Edge connection type: the values the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -498,8 +490,6 @@ impl<'de> serde::Deserialize<'de> for EdgeConnectionType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Extra edge, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -901,8 +891,6 @@ impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Floor plan view, with the fields the official description lists.
-///
 /// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanView).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
@@ -1028,8 +1016,6 @@ impl FloorPlanViewBuilder {
         })
     }
 }
-/// Node, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1279,8 +1265,6 @@ impl Node {
         self
     }
 }
-/// Node status: the values the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1346,8 +1330,6 @@ impl<'de> serde::Deserialize<'de> for NodeStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Node type: the values the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1425,8 +1407,6 @@ impl<'de> serde::Deserialize<'de> for NodeType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Operation response floor plan view, with the fields the official description lists.
-///
 /// Provenance: reference (venue_service_api-0.2.8.yaml OperationResponseFloorPlanView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1498,8 +1478,6 @@ impl OperationResponseFloorPlanView {
         self
     }
 }
-/// Qos stats, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1624,8 +1602,6 @@ impl QosStats {
         self
     }
 }
-/// Query response qos stats, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1743,8 +1719,6 @@ impl QueryResponseQosStats {
         self
     }
 }
-/// Query response rogue ap, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRogueApDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1859,8 +1833,6 @@ impl QueryResponseRogueAp {
         self
     }
 }
-/// Query response topology response, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1981,8 +1953,6 @@ impl QueryResponseTopologyResponse {
         self
     }
 }
-/// Rogue ap, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueApDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2161,8 +2131,6 @@ impl RogueAp {
         self
     }
 }
-/// Rogue detecting ap, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectingApDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2256,8 +2224,6 @@ impl RogueDetectingAp {
         self
     }
 }
-/// Topology response, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TopologyResponseDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2973,7 +2939,8 @@ pub enum CreateVenueVersion {
 }
 /// Request builder for `WirelessVenuesClient::create_venue` (Create venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3080,7 +3047,8 @@ pub enum GetVenueVersion {
 }
 /// Request builder for `WirelessVenuesClient::get_venue` (Get venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3153,7 +3121,8 @@ pub enum UpdateVenueVersion {
 }
 /// Request builder for `WirelessVenuesClient::update_venue` (Update venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3260,7 +3229,8 @@ pub enum DeleteVenueVersion {
 }
 /// Request builder for `WirelessVenuesClient::delete_venue` (Delete venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3367,7 +3337,8 @@ pub enum QueryVenuesVersion {
 }
 /// Request builder for `WirelessVenuesClient::query_venues` (Query venues).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenues<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3462,7 +3433,8 @@ pub enum CreateVenueUploadUrlVersion {
 }
 /// Request builder for `WirelessVenuesClient::create_venue_upload_url` (Create venue upload URL).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueUploadUrl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3540,7 +3512,8 @@ pub enum GetVenueFileUrlVersion {
 }
 /// Request builder for `WirelessVenuesClient::get_venue_file_url` (Get venue file URL).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueFileUrl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3618,7 +3591,9 @@ pub enum QueryVenueFloorplansVersion {
 }
 /// Request builder for `WirelessVenuesClient::query_venue_floorplans` (Query venue floor plans).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueFloorplans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3701,7 +3676,8 @@ pub enum QueryQosStatisticsVersion {
 }
 /// Request builder for `WirelessVenuesClient::query_qos_statistics` (Query QoS statistics).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryQosStatistics<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3779,7 +3755,8 @@ pub enum ListVenueApsModelsVersion {
 }
 /// Request builder for `WirelessVenuesClient::list_venue_aps_models` (List models of venue APs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueApsModels<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3857,7 +3834,8 @@ pub enum ListVenueMeshTopologiesVersion {
 }
 /// Request builder for `WirelessVenuesClient::list_venue_mesh_topologies` (List venue mesh topologies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueMeshTopologies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3935,7 +3913,8 @@ pub enum ListVenueTopologiesVersion {
 }
 /// Request builder for `WirelessVenuesClient::list_venue_topologies` (List venue topologies).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueTopologies<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4013,7 +3992,8 @@ pub enum GetVenueFloorPlanVersion {
 }
 /// Request builder for `WirelessVenuesClient::get_venue_floor_plan` (Get venue floor plan).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueFloorPlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4091,7 +4071,8 @@ pub enum UpdateVenueFloorPlanVersion {
 }
 /// Request builder for `WirelessVenuesClient::update_venue_floor_plan` (Update venue floor plan).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueFloorPlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4198,7 +4179,8 @@ pub enum DeleteVenueFloorPlanVersion {
 }
 /// Request builder for `WirelessVenuesClient::delete_venue_floor_plan` (Delete venue floor plan).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueFloorPlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4305,7 +4287,8 @@ pub enum GetVenueFloorPlansVersion {
 }
 /// Request builder for `WirelessVenuesClient::get_venue_floor_plans` (Get venue floor plans).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueFloorPlans<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4383,7 +4366,8 @@ pub enum CreateVenueFloorPlanVersion {
 }
 /// Request builder for `WirelessVenuesClient::create_venue_floor_plan` (Create venue floor plan).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueFloorPlan<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4490,7 +4474,8 @@ pub enum GetVenueRogueApsVersion {
 }
 /// Request builder for `WirelessVenuesClient::get_venue_rogue_aps` (Get venue rogue aps).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueRogueAps<'a> {
     req: ruckus_one_runtime::Request<'a>,

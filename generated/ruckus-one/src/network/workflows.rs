@@ -5,8 +5,6 @@
 //! Onboarding workflows: workflows, their steps, split options, versions and UI configurations, the action definitions they are built from, and the enrollment actions with their files. Every operation here is drafted by the import from the official descriptions.
 //!
 //! Spec: `spec/network/workflows.yaml`.
-/// Abstract action step, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml AbstractActionStepDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -115,7 +113,7 @@ impl AbstractActionStep {
         self
     }
 }
-/// Abstract base step: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
+/// One of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
 ///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml AbstractBaseStepDto).
 ///
@@ -263,8 +261,6 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
         )
     }
 }
-/// Accepted response3, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_actions_api-0.0.2.yaml EntityModelAcceptedResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -343,8 +339,6 @@ impl AcceptedResponse3 {
         self
     }
 }
-/// Action, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_actions_api-0.0.2.yaml EntityModelActionDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -462,8 +456,6 @@ impl Action {
         self
     }
 }
-/// Action definition, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml ActionDefinition_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -617,8 +609,6 @@ impl ActionDefinition {
         self
     }
 }
-/// Action definition dependency type: the values the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml ActionDefinition_v1_0 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -676,8 +666,6 @@ impl<'de> serde::Deserialize<'de> for ActionDefinitionDependencyType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Action query criteria, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_actions_api-0.0.2.yaml ActionQueryCriteria).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -824,8 +812,6 @@ impl ActionQueryCriteria {
         self
     }
 }
-/// Action type: the values the official description lists.
-///
 /// Provenance: reference (workflow_actions_api-0.0.2.yaml EntityModelActionDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -923,8 +909,6 @@ impl<'de> serde::Deserialize<'de> for ActionType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Asyc request response, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml AsycRequestResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -990,8 +974,6 @@ impl AsycRequestResponse {
         self
     }
 }
-/// End step, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml EndStep_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1081,8 +1063,6 @@ impl EndStep {
         self
     }
 }
-/// File upload response, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_actions_api-0.0.2.yaml FileUploadResponseDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
@@ -1143,8 +1123,6 @@ impl FileUploadResponse {
         }
     }
 }
-/// File upload response type: the values the official description lists.
-///
 /// Provenance: reference (workflow_actions_api-0.0.2.yaml FileUploadResponseDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1194,8 +1172,6 @@ impl<'de> serde::Deserialize<'de> for FileUploadResponseType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Page entity model action, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_actions_api-0.0.2.yaml PageEntityModelActionDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1355,8 +1331,6 @@ impl PageEntityModelAction {
         self
     }
 }
-/// Paged response resource abstract base step, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml PagedResponseResourceAbstractBaseStepDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1428,8 +1402,6 @@ impl PagedResponseResourceAbstractBaseStep {
         self
     }
 }
-/// Paged response resource action definition, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml PagedResponseResourceActionDefinition_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1501,8 +1473,6 @@ impl PagedResponseResourceActionDefinition {
         self
     }
 }
-/// Paged response resource split step option, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml PagedResponseResourceSplitStepOption_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1574,8 +1544,6 @@ impl PagedResponseResourceSplitStepOption {
         self
     }
 }
-/// Paged response resource workflow, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml PagedResponseResourceWorkflow_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1647,8 +1615,6 @@ impl PagedResponseResourceWorkflow {
         self
     }
 }
-/// Published details, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml PublishedDetails_v1_0).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1730,8 +1696,6 @@ impl PublishedDetails {
         self
     }
 }
-/// Published details status: the values the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml PublishedDetails_v1_0 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1793,8 +1757,6 @@ impl<'de> serde::Deserialize<'de> for PublishedDetailsStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Split step, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml SplitStep_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1924,8 +1886,6 @@ impl SplitStep {
         self
     }
 }
-/// Split step option, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml SplitStepOption_v1_0).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2038,8 +1998,6 @@ impl SplitStepOption {
         self
     }
 }
-/// Start step, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml StartStep_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2119,8 +2077,6 @@ impl StartStep {
         self
     }
 }
-/// Step v1 dot0, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml Step_v1_0).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2244,8 +2200,6 @@ impl StepV1Dot0 {
         self
     }
 }
-/// Ui color schema, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml UiColorSchema_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2365,8 +2319,6 @@ impl UiColorSchema {
         self
     }
 }
-/// Ui config image, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml UiConfigImage_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2423,8 +2375,6 @@ impl UiConfigImage {
         self
     }
 }
-/// Ui configuration, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml UiConfiguration_v1_0).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2515,8 +2465,6 @@ impl UiConfiguration {
         self
     }
 }
-/// Ui style schema, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml UiStyleSchema_v1_0).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2637,8 +2585,6 @@ impl UiStyleSchema {
         self
     }
 }
-/// Ui style schema logo size: the values the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml UiStyleSchema_v1_0 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2696,8 +2642,6 @@ impl<'de> serde::Deserialize<'de> for UiStyleSchemaLogoSize {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Workflow, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml Workflow_v1_0).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2817,8 +2761,6 @@ impl Workflow {
         self
     }
 }
-/// Workflow accepted response, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_actions_api-0.0.2.yaml AcceptedResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2888,8 +2830,6 @@ impl WorkflowAcceptedResponse {
         self
     }
 }
-/// Workflow page, with the fields the official description lists.
-///
 /// Provenance: reference (workflow_management_api-0.0.3.yaml PageDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4001,7 +3941,9 @@ pub enum GetAllEnrollmentActionsVersion {
 }
 /// Request builder for `WorkflowsClient::get_all_enrollment_actions` (Get all enrollment actions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllEnrollmentActions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4117,7 +4059,8 @@ pub enum CreateEnrollmentActionsVersion {
 }
 /// Request builder for `WorkflowsClient::create_enrollment_actions` (Create enrollment actions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEnrollmentActions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4224,7 +4167,9 @@ pub enum QueryEnrollmentActionsVersion {
 }
 /// Request builder for `WorkflowsClient::query_enrollment_actions` (Query enrollment actions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEnrollmentActions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4308,7 +4253,9 @@ static UPLOAD_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Request builder for `WorkflowsClient::upload_file` (Upload file).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UploadFile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4386,7 +4333,8 @@ pub enum GetEnrollmentActionVersion {
 }
 /// Request builder for `WorkflowsClient::get_enrollment_action` (Get enrollment action).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentAction<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4459,7 +4407,8 @@ pub enum DeleteEnrollmentActionsVersion {
 }
 /// Request builder for `WorkflowsClient::delete_enrollment_actions` (Delete enrollment actions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEnrollmentActions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4566,7 +4515,8 @@ pub enum EditEnrollmentActionsVersion {
 }
 /// Request builder for `WorkflowsClient::edit_enrollment_actions` (Edit enrollment actions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EditEnrollmentActions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4654,7 +4604,8 @@ static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Request builder for `WorkflowsClient::get_enrollment_action_file_url` (Get signed url for download workflow).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentActionFileUrl<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4711,7 +4662,8 @@ static DELETE_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Request builder for `WorkflowsClient::delete_file` (Delete file).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteFile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4779,7 +4731,9 @@ pub enum GetAllEnrollmentActionByTypeVersion {
 }
 /// Request builder for `WorkflowsClient::get_all_enrollment_action_by_type` (Get all enrollment action by type).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllEnrollmentActionByType<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4895,7 +4849,8 @@ pub enum CreateWorkflowVersion {
 }
 /// Request builder for `WorkflowsClient::create_workflow` (Create workflow).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWorkflow<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5002,7 +4957,8 @@ pub enum CloneWorkflowVersion {
 }
 /// Request builder for `WorkflowsClient::clone_workflow` (Clone workflow).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneWorkflow<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5109,7 +5065,9 @@ pub enum QueryForVersionedWorkflowsVersion {
 }
 /// Request builder for `WorkflowsClient::query_for_versioned_workflows` (Query for versioned workflows).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForVersionedWorkflows<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5211,7 +5169,8 @@ pub enum GetUiConfigurationVersion {
 }
 /// Request builder for `WorkflowsClient::get_ui_configuration` (Get ui configuration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUiConfiguration<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5289,7 +5248,9 @@ pub enum CreateUiConfigVersion {
 }
 /// Request builder for `WorkflowsClient::create_ui_config` (Create ui config).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateUiConfig<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5401,7 +5362,8 @@ pub enum ResetUiConfigVersion {
 }
 /// Request builder for `WorkflowsClient::reset_ui_config` (Reset ui config).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ResetUiConfig<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5508,7 +5470,8 @@ pub enum GetAllSplitStepOptionsForStepVersion {
 }
 /// Request builder for `WorkflowsClient::get_all_split_step_options_for_step` (Get all split step options for step).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllSplitStepOptionsForStep<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5586,7 +5549,8 @@ pub enum CreateOptionVersion {
 }
 /// Request builder for `WorkflowsClient::create_option` (Create option).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateOption<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5693,7 +5657,8 @@ pub enum CreateNextStepForOptionVersion {
 }
 /// Request builder for `WorkflowsClient::create_next_step_for_option` (Create next step for option).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNextStepForOption<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5800,7 +5765,8 @@ pub enum CreateChildStepVersion {
 }
 /// Request builder for `WorkflowsClient::create_child_step` (Create child step).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateChildStep<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5907,7 +5873,8 @@ pub enum NestedCloneWorkflowVersion {
 }
 /// Request builder for `WorkflowsClient::nested_clone_workflow` (Nested clone workflow).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct NestedCloneWorkflow<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6014,7 +5981,9 @@ pub enum QueryForStepsAssignedToThisWorkflowVersion {
 }
 /// Request builder for `WorkflowsClient::query_for_steps_assigned_to_this_workflow` (Query for steps assigned to this workflow).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForStepsAssignedToThisWorkflow<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6121,7 +6090,9 @@ pub enum QueryForWorkflowsVersion {
 }
 /// Request builder for `WorkflowsClient::query_for_workflows` (Query for workflows).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForWorkflows<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6223,7 +6194,9 @@ pub enum QueryForActionDefinitionsVersion {
 }
 /// Request builder for `WorkflowsClient::query_for_action_definitions` (Query for action definitions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`exclude_content`](Self::exclude_content).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForActionDefinitions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6327,7 +6300,8 @@ pub enum GetWorkflowByIdVersion {
 }
 /// Request builder for `WorkflowsClient::get_workflow_by_id` (Get workflow by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWorkflowById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6403,7 +6377,8 @@ pub enum DeleteWorkflowVersion {
 }
 /// Request builder for `WorkflowsClient::delete_workflow` (Delete workflow).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWorkflow<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6510,7 +6485,8 @@ pub enum UpdateWorkflowVersion {
 }
 /// Request builder for `WorkflowsClient::update_workflow` (Update workflow).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWorkflow<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6617,7 +6593,8 @@ pub enum GetImageFileVersion {
 }
 /// Request builder for `WorkflowsClient::get_image_file` (Get image file).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetImageFile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6695,7 +6672,9 @@ pub enum GetAllStepsForWorkflowVersion {
 }
 /// Request builder for `WorkflowsClient::get_all_steps_for_workflow` (Get all steps for workflow).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllStepsForWorkflow<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6813,7 +6792,8 @@ pub enum GetStepByIdVersion {
 }
 /// Request builder for `WorkflowsClient::get_step_by_id` (Get step by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetStepById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6891,7 +6871,8 @@ pub enum DeleteStepVersion {
 }
 /// Request builder for `WorkflowsClient::delete_step` (Delete step).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteStep<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6998,7 +6979,8 @@ pub enum GetSplitStepOptionByIdVersion {
 }
 /// Request builder for `WorkflowsClient::get_split_step_option_by_id` (Get split step option by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSplitStepOptionById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7076,7 +7058,8 @@ pub enum DeleteSplitOptionVersion {
 }
 /// Request builder for `WorkflowsClient::delete_split_option` (Delete split option).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSplitOption<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7183,7 +7166,9 @@ pub enum GetAllActionsVersion {
 }
 /// Request builder for `WorkflowsClient::get_all_actions` (Get all actions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllActions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7301,7 +7286,8 @@ pub enum GetByDefinitionIdVersion {
 }
 /// Request builder for `WorkflowsClient::get_by_definition_id` (Get by definition id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetByDefinitionId<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7379,7 +7365,8 @@ pub enum GetRequiredPriorDefinitionsVersion {
 }
 /// Request builder for `WorkflowsClient::get_required_prior_definitions` (Get required prior definitions).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRequiredPriorDefinitions<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7457,7 +7444,8 @@ pub enum DeleteDescendantStepsVersion {
 }
 /// Request builder for `WorkflowsClient::delete_descendant_steps` (Delete descendant steps).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDescendantSteps<'a> {
     req: ruckus_one_runtime::Request<'a>,

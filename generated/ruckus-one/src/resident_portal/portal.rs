@@ -5,8 +5,6 @@
 //! The resident portal (version v0): a resident logs in to a unit of a property and reads the portal's look (styles, icon, files, UI configuration), the property and access details, and manages the unit, its users and their devices. Every path has the prefix /residents/properties/{propertyId}. Operations authenticate with the token tied to the unit. Request and response bodies and the fields of resident portal records are not shown by the document; they are kept as raw JSON.
 //!
 //! Spec: `spec/resident_portal/portal.yaml`.
-/// Devices list resource, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelDevicesListResource).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -75,8 +73,6 @@ impl DevicesListResource {
         self
     }
 }
-/// Link, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -196,8 +192,6 @@ impl Link {
         self
     }
 }
-/// Login resource, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml LoginResource).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -258,8 +252,6 @@ impl LoginResource {
         self
     }
 }
-/// Pageable object, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -363,8 +355,6 @@ impl PageableObject {
         self
     }
 }
-/// Portal token resource, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -444,8 +434,6 @@ impl PortalTokenResource {
         self
     }
 }
-/// Portal ui configuration, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -634,8 +622,6 @@ impl PortalUiConfiguration {
         self
     }
 }
-/// Property, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -830,8 +816,6 @@ impl Property {
         self
     }
 }
-/// Resident portal access, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml ResidentPortalAccessDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -897,8 +881,6 @@ impl ResidentPortalAccess {
         self
     }
 }
-/// Resident unit, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1009,8 +991,6 @@ impl ResidentUnit {
         self
     }
 }
-/// Resident unit user, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1128,8 +1108,6 @@ impl ResidentUnitUser {
         self
     }
 }
-/// Sort object, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml SortObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1204,8 +1182,6 @@ impl SortObject {
         self
     }
 }
-/// Unit, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1328,8 +1304,6 @@ impl Unit {
         self
     }
 }
-/// Unit contact, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitContactDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1401,8 +1375,6 @@ impl UnitContact {
         self
     }
 }
-/// Unit device, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1496,8 +1468,6 @@ impl UnitDevice {
         self
     }
 }
-/// Unit device auth type: the values the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1551,8 +1521,6 @@ impl<'de> serde::Deserialize<'de> for UnitDeviceAuthType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Unit status: the values the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1606,8 +1574,6 @@ impl<'de> serde::Deserialize<'de> for UnitStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Unit user, with the fields the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1928,9 +1894,6 @@ pub struct UnitUserQuery {
     ///
     /// Wire name `pageSize`; `int32`; optional.
     pub page_size: Option<i32>,
-    /// Sort direction.
-    ///
-    /// Wire name `sortDirection`; `UnitUserSortDirection`; optional.
     pub sort_direction: Option<UnitUserSortDirection>,
     /// Fields to sort by; the description names only `userId`.
     ///
@@ -2073,8 +2036,6 @@ impl<'de> serde::Deserialize<'de> for UnitUserSortDirection {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Unit user status: the values the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2128,8 +2089,6 @@ impl<'de> serde::Deserialize<'de> for UnitUserStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Unit user type: the values the official description lists.
-///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2587,7 +2546,8 @@ static CREATE_UNIT_LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `PortalClient::create_unit_login` (Log in resident).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateUnitLogin<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2644,7 +2604,8 @@ static GET_PROPERTY_STYLES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `PortalClient::get_property_styles` (Get portal styles).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyStyles<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2696,7 +2657,8 @@ static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `PortalClient::get_property_favicon` (Get portal icon).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyFavicon<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2753,7 +2715,8 @@ static GET_PROPERTY_ACCESS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `PortalClient::get_property_access` (Get portal access).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyAccess<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2810,7 +2773,8 @@ static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Request builder for `PortalClient::get_property` (Get property).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetProperty<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2865,7 +2829,8 @@ static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Request builder for `PortalClient::get_property_ui_configurations` (Get UI configuration).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyUiConfigurations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2922,7 +2887,8 @@ static GET_PROPERTY_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `PortalClient::get_property_file` (Download portal file).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyFile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2979,7 +2945,8 @@ static GET_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
 };
 /// Request builder for `PortalClient::get_unit` (Get unit).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUnit<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3031,7 +2998,8 @@ static UPDATE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Request builder for `PortalClient::update_unit` (Update unit).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUnit<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3083,7 +3051,8 @@ static LIST_UNIT_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `PortalClient::list_unit_devices` (List unit devices).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListUnitDevices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3140,7 +3109,8 @@ static DELETE_UNIT_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Request builder for `PortalClient::delete_unit_device` (Delete unit device).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUnitDevice<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3208,7 +3178,8 @@ pub enum GetUnitUserVersion {
 }
 /// Request builder for `PortalClient::get_unit_user` (Get unit user).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUnitUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3284,7 +3255,8 @@ pub enum UpdateUnitUserVersion {
 }
 /// Request builder for `PortalClient::update_unit_user` (Update unit user).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUnitUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3362,7 +3334,9 @@ pub enum QueryUnitUsersVersion {
 }
 /// Request builder for `PortalClient::query_unit_users` (Query unit users).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryUnitUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3462,7 +3436,8 @@ pub enum ListUnitUserDevicesVersion {
 }
 /// Request builder for `PortalClient::list_unit_user_devices` (List unit user devices).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListUnitUserDevices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3524,7 +3499,8 @@ static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `PortalClient::delete_unit_user_device` (Delete unit user device).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUnitUserDevice<'a> {
     req: ruckus_one_runtime::Request<'a>,

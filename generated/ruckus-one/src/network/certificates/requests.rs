@@ -31,7 +31,8 @@ pub enum GetCertificateVersion {
 }
 /// Request builder for `CertificatesClient::get_certificate` (Get certificate).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCertificate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -93,7 +94,8 @@ static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_
 };
 /// Request builder for `CertificatesClient::download_certificate_private_key` (Download certificate private key).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertificatePrivateKey<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -166,7 +168,8 @@ pub enum PatchCertificateVersion {
 }
 /// Request builder for `CertificatesClient::patch_certificate` (Patch certificate).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchCertificate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -273,7 +276,8 @@ pub enum DeleteCertificateVersion {
 }
 /// Request builder for `CertificatesClient::delete_certificate` (Delete certificate).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCertificate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -364,7 +368,8 @@ static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `CertificatesClient::list_certificate_chains` (Get certificate chains).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListCertificateChains<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -437,7 +442,8 @@ pub enum CreateCertificateAuthorityVersion {
 }
 /// Request builder for `CertificatesClient::create_certificate_authority` (Create certificate authority).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCertificateAuthority<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -544,7 +550,8 @@ pub enum GetCertificateAuthorityVersion {
 }
 /// Request builder for `CertificatesClient::get_certificate_authority` (Get certificate authority).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCertificateAuthority<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -622,7 +629,8 @@ pub enum DeleteCertificateAuthorityVersion {
 }
 /// Request builder for `CertificatesClient::delete_certificate_authority` (Delete certificate authority).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCertificateAuthority<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -729,7 +737,8 @@ pub enum QueryCertificateAuthoritiesVersion {
 }
 /// Request builder for `CertificatesClient::query_certificate_authorities` (Query certificate authorities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateAuthorities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -824,7 +833,8 @@ pub enum CreateCertificateTemplateVersion {
 }
 /// Request builder for `CertificatesClient::create_certificate_template` (Create certificate template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCertificateTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -931,7 +941,8 @@ pub enum CreateSubCertificateAuthorityVersion {
 }
 /// Request builder for `CertificatesClient::create_sub_certificate_authority` (Create sub certificate authority).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSubCertificateAuthority<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1038,7 +1049,8 @@ pub enum QuerySubCertificateAuthoritiesVersion {
 }
 /// Request builder for `CertificatesClient::query_sub_certificate_authorities` (Query sub certificate authorities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySubCertificateAuthorities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1133,7 +1145,8 @@ pub enum CreateCertificateVersion {
 }
 /// Request builder for `CertificatesClient::create_certificate` (Create certificate).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCertificate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1240,7 +1253,8 @@ pub enum QueryCertificateAuthorityCertificatesVersion {
 }
 /// Request builder for `CertificatesClient::query_certificate_authority_certificates` (Query certificates of a certificate authority).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateAuthorityCertificates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1338,7 +1352,8 @@ pub enum GetCertificateTemplateVersion {
 }
 /// Request builder for `CertificatesClient::get_certificate_template` (Get certificate template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCertificateTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1416,7 +1431,8 @@ pub enum PatchCertificateTemplateVersion {
 }
 /// Request builder for `CertificatesClient::patch_certificate_template` (Patch certificate template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchCertificateTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1523,7 +1539,8 @@ pub enum DeleteCertificateTemplateVersion {
 }
 /// Request builder for `CertificatesClient::delete_certificate_template` (Delete certificate template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCertificateTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1630,7 +1647,8 @@ pub enum QueryCertificateTemplatesVersion {
 }
 /// Request builder for `CertificatesClient::query_certificate_templates` (Query certificate templates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1725,7 +1743,8 @@ pub enum CreateScepKeyVersion {
 }
 /// Request builder for `CertificatesClient::create_scep_key` (Create SCEP key).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateScepKey<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1832,7 +1851,9 @@ pub enum ListScepKeysVersion {
 }
 /// Request builder for `CertificatesClient::list_scep_keys` (List SCEP keys).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListScepKeys<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1953,7 +1974,8 @@ pub enum GetScepKeyVersion {
 }
 /// Request builder for `CertificatesClient::get_scep_key` (Get SCEP key).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetScepKey<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2026,7 +2048,8 @@ pub enum DeleteScepKeyVersion {
 }
 /// Request builder for `CertificatesClient::delete_scep_key` (Delete SCEP key).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteScepKey<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2133,7 +2156,8 @@ pub enum QueryCertificateTemplateIdentityCertificatesVersion {
 }
 /// Request builder for `CertificatesClient::query_certificate_template_identity_certificates` (Query certificates of an identity).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateTemplateIdentityCertificates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2231,7 +2255,8 @@ pub enum QueryCertificateTemplateCertificatesVersion {
 }
 /// Request builder for `CertificatesClient::query_certificate_template_certificates` (Query certificates of a template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateTemplateCertificates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2329,7 +2354,8 @@ pub enum QueryCertificatesVersion {
 }
 /// Request builder for `CertificatesClient::query_certificates` (Query certificates).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2408,7 +2434,8 @@ static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation =
 };
 /// Request builder for `CertificatesClient::delete_certificate_template_certificates` (Delete certificates of a template).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCertificateTemplateCertificates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2481,7 +2508,8 @@ pub enum ListRadiusProfileCertificatesVersion {
 }
 /// Request builder for `CertificatesClient::list_radius_profile_certificates` (List certificates of a RADIUS profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListRadiusProfileCertificates<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2559,7 +2587,8 @@ pub enum ListRadiusProfileCertificateAuthoritiesVersion {
 }
 /// Request builder for `CertificatesClient::list_radius_profile_certificate_authorities` (List certificate authorities of a RADIUS profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListRadiusProfileCertificateAuthorities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2640,7 +2669,8 @@ pub enum CreateSamlIdpProfileVersion {
 }
 /// Request builder for `CertificatesClient::create_saml_idp_profile` (Create SAML identity provider profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSamlIdpProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2721,7 +2751,8 @@ pub enum GetSamlIdpProfileVersion {
 }
 /// Request builder for `CertificatesClient::get_saml_idp_profile` (Get SAML identity provider profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSamlIdpProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2799,7 +2830,8 @@ pub enum UpdateSamlIdpProfileVersion {
 }
 /// Request builder for `CertificatesClient::update_saml_idp_profile` (Update SAML identity provider profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSamlIdpProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2880,7 +2912,8 @@ pub enum PatchSamlIdpProfileVersion {
 }
 /// Request builder for `CertificatesClient::patch_saml_idp_profile` (Patch SAML identity provider profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSamlIdpProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2961,7 +2994,8 @@ pub enum DeleteSamlIdpProfileVersion {
 }
 /// Request builder for `CertificatesClient::delete_saml_idp_profile` (Delete SAML identity provider profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSamlIdpProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3042,7 +3076,8 @@ pub enum AddSigningCertificateToSamlIdpProfileVersion {
 }
 /// Request builder for `CertificatesClient::add_signing_certificate_to_saml_idp_profile` (Add signing certificate to SAML profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSigningCertificateToSamlIdpProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3126,7 +3161,8 @@ pub enum RemoveSigningCertificateFromSamlIdpProfileVersion {
 }
 /// Request builder for `CertificatesClient::remove_signing_certificate_from_saml_idp_profile` (Remove signing certificate from SAML profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSigningCertificateFromSamlIdpProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3210,7 +3246,8 @@ pub enum AddEncryptionCertificateToSamlIdpProfileVersion {
 }
 /// Request builder for `CertificatesClient::add_encryption_certificate_to_saml_idp_profile` (Add encryption certificate to SAML profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddEncryptionCertificateToSamlIdpProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3294,7 +3331,8 @@ pub enum RemoveEncryptionCertificateFromSamlIdpProfileVersion {
 }
 /// Request builder for `CertificatesClient::remove_encryption_certificate_from_saml_idp_profile` (Remove encryption certificate from SAML profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3378,7 +3416,8 @@ pub enum AddSamlIdpProfileToWifiNetworkVersion {
 }
 /// Request builder for `CertificatesClient::add_saml_idp_profile_to_wifi_network` (Add SAML identity provider profile to network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSamlIdpProfileToWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3485,7 +3524,8 @@ pub enum AddCertificateTemplateToWifiNetworkVersion {
 }
 /// Request builder for `CertificatesClient::add_certificate_template_to_wifi_network` (Add certificate template to network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddCertificateTemplateToWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3595,7 +3635,8 @@ pub enum RemoveCertificateTemplateFromWifiNetworkVersion {
 }
 /// Request builder for `CertificatesClient::remove_certificate_template_from_wifi_network` (Remove certificate template from network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveCertificateTemplateFromWifiNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3705,7 +3746,8 @@ pub enum CertTempUpdatePolicySetIdVersion {
 }
 /// Request builder for `CertificatesClient::cert_temp_update_policy_set_id` (Cert temp update policy set id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CertTempUpdatePolicySetId<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3812,7 +3854,8 @@ pub enum CertTempRemovePolicySetIdVersion {
 }
 /// Request builder for `CertificatesClient::cert_temp_remove_policy_set_id` (Cert temp remove policy set id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CertTempRemovePolicySetId<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3919,7 +3962,8 @@ pub enum QueryCertsVersion {
 }
 /// Request builder for `CertificatesClient::query_certs` (Query certs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCerts<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4014,7 +4058,9 @@ pub enum UploadCertVersion {
 }
 /// Request builder for `CertificatesClient::upload_cert` (Upload cert).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UploadCert<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4126,7 +4172,9 @@ pub enum GetNotificationsVersion {
 }
 /// Request builder for `CertificatesClient::get_notifications` (Get notifications).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNotifications<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4237,7 +4285,8 @@ pub enum CreateNotificationVersion {
 }
 /// Request builder for `CertificatesClient::create_notification` (Create notification).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNotification<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4344,7 +4393,9 @@ pub enum GetMsiPackagesVersion {
 }
 /// Request builder for `CertificatesClient::get_msi_packages` (Get msi packages).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMsiPackages<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4455,7 +4506,8 @@ pub enum CreateMsiPackageVersion {
 }
 /// Request builder for `CertificatesClient::create_msi_package` (Create msi package).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMsiPackage<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4562,7 +4614,8 @@ pub enum GenerateCertToIdentityVersion {
 }
 /// Request builder for `CertificatesClient::generate_cert_to_identity` (Generate cert to identity).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GenerateCertToIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4669,7 +4722,8 @@ pub enum GenerateCertVersion {
 }
 /// Request builder for `CertificatesClient::generate_cert` (Generate cert).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GenerateCert<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4776,7 +4830,9 @@ pub enum DownloadCertDerVersion {
 }
 /// Request builder for `CertificatesClient::download_cert_der` (Download cert der).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`password`](Self::password), [`include_chain`](Self::include_chain).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertDer<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4852,7 +4908,8 @@ static DOWNLOAD_CERT_P12: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Request builder for `CertificatesClient::download_cert_p12` (Download cert p12).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertP12<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4925,7 +4982,8 @@ pub enum PatchCertVersion {
 }
 /// Request builder for `CertificatesClient::patch_cert` (Patch cert).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchCert<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5016,7 +5074,8 @@ static DOWNLOAD_CA_P12: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Request builder for `CertificatesClient::download_ca_p12` (Download ca p12).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCaP12<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5089,7 +5148,8 @@ pub enum PatchCaVersion {
 }
 /// Request builder for `CertificatesClient::patch_ca` (Patch ca).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchCa<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5196,7 +5256,8 @@ pub enum QueryTemplatesByCaVersion {
 }
 /// Request builder for `CertificatesClient::query_templates_by_ca` (Query templates by ca).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplatesByCa<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5291,7 +5352,9 @@ pub enum UploadCaPrivateKeyVersion {
 }
 /// Request builder for `CertificatesClient::upload_ca_private_key` (Upload ca private key).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UploadCaPrivateKey<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5403,7 +5466,8 @@ pub enum DeleteCaPrivateKeyVersion {
 }
 /// Request builder for `CertificatesClient::delete_ca_private_key` (Delete ca private key).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCaPrivateKey<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5510,7 +5574,8 @@ pub enum PatchScepKeyVersion {
 }
 /// Request builder for `CertificatesClient::patch_scep_key` (Patch scep key).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchScepKey<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5617,7 +5682,8 @@ pub enum GetNotificationByIdVersion {
 }
 /// Request builder for `CertificatesClient::get_notification_by_id` (Get notification by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNotificationById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5695,7 +5761,8 @@ pub enum DeleteNotificationVersion {
 }
 /// Request builder for `CertificatesClient::delete_notification` (Delete notification).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNotification<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5802,7 +5869,8 @@ pub enum PatchNotificationVersion {
 }
 /// Request builder for `CertificatesClient::patch_notification` (Patch notification).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchNotification<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5909,7 +5977,8 @@ pub enum GetMsiPackageByIdVersion {
 }
 /// Request builder for `CertificatesClient::get_msi_package_by_id` (Get msi package by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMsiPackageById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5987,7 +6056,8 @@ pub enum DeleteMsiPackageVersion {
 }
 /// Request builder for `CertificatesClient::delete_msi_package` (Delete msi package).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMsiPackage<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6094,7 +6164,8 @@ pub enum PatchMsiPackageVersion {
 }
 /// Request builder for `CertificatesClient::patch_msi_package` (Patch msi package).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchMsiPackage<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6185,7 +6256,8 @@ static DOWNLOAD_CERT_CHAIN_IN_PKCS7: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Request builder for `CertificatesClient::download_cert_chain_in_pkcs7` (Download cert chain in pkcs7).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertChainInPkcs7<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6242,7 +6314,8 @@ static DOWNLOAD_CA_CHAIN_PKCS7: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Request builder for `CertificatesClient::download_ca_chain_pkcs7` (Download ca chain pkcs7).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCaChainPkcs7<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -527,8 +527,6 @@ impl SwitchConfigHistoryPage {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Switch family model bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -663,8 +661,6 @@ impl SwitchFamilyModelBo {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Switch family model view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -795,8 +791,6 @@ impl SwitchFamilyModelView {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Switch family model view model: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1140,8 +1134,6 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewModel {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Switch family model view v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2227,8 +2219,6 @@ impl SwitchStackMember {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Switch vlan port model bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2373,8 +2363,6 @@ impl SwitchVlanPortModelBo {
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
-/// Switch vlan port model view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2477,8 +2465,6 @@ impl SwitchVlanPortModelView {
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
-/// Switch vlan view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2678,8 +2664,6 @@ impl SwitchVlanView {
         feature = "network-wireless-service-profiles"
     )
 )]
-/// Syslog server, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2779,8 +2763,6 @@ impl SyslogServer {
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
-/// Syslog server data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2864,8 +2846,6 @@ impl SyslogServerData {
         feature = "network-wireless-service-profiles"
     )
 )]
-/// Syslog server profile, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -3000,8 +2980,6 @@ impl SyslogServerProfile {
         feature = "network-wireless-service-profiles"
     )
 )]
-/// Syslog server profile facility: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -3119,8 +3097,6 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileFacility {
         feature = "network-wireless-service-profiles"
     )
 )]
-/// Syslog server profile priority: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -3234,8 +3210,6 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfilePriority {
         feature = "network-wireless-service-profiles"
     )
 )]
-/// Syslog server profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3441,8 +3415,6 @@ impl SyslogServerProfileQueryData {
     }
 }
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
-/// Tenant pageable object, with the fields the official description lists.
-///
 /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3560,8 +3532,6 @@ impl TenantPageableObject {
     }
 }
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
-/// Tenant sort object, with the fields the official description lists.
-///
 /// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3672,8 +3642,6 @@ impl TenantSortObject {
         feature = "network-wireless-venues"
     )
 )]
-/// Term field, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TermFieldDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3844,8 +3812,6 @@ impl TermField {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Trusted port bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3980,8 +3946,6 @@ impl TrustedPortBo {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Trusted port type: the values the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -4075,8 +4039,6 @@ impl<'de> serde::Deserialize<'de> for TrustedPortType {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Trusted port view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4202,8 +4164,6 @@ impl TrustedPortView {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Trusted port view v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4537,8 +4497,6 @@ impl TunnelServiceProfile {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-/// Tunnel service profile mtu type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -4598,8 +4556,6 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfileMtuType {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-/// Tunnel service profile tunnel type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -4659,8 +4615,6 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfileTunnelType {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-/// Tunnel service profile type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -4726,8 +4680,6 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfileType {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Tx power: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -4857,8 +4809,6 @@ impl<'de> serde::Deserialize<'de> for TxPower {
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
-/// Up link, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5553,8 +5503,6 @@ impl UpLink {
     }
 }
 #[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
-/// Upload url request, with the fields the official description lists.
-///
 /// Provenance: reference (venue_service_api-0.2.8.yaml UploadUrlRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5615,8 +5563,6 @@ impl UploadUrlRequest {
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
-/// Ve port view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5875,8 +5821,6 @@ impl VePortView {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-/// Venue activation, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5968,25 +5912,10 @@ pub struct VenueAddress {
     ///
     /// Wire name `addressLine`; `string`; optional.
     pub address_line: Option<String>,
-    /// City.
-    ///
-    /// Wire name `city`; `string`; required.
     pub city: String,
-    /// Country.
-    ///
-    /// Wire name `country`; `string`; required.
     pub country: String,
-    /// Country code.
-    ///
-    /// Wire name `countryCode`; `string`; optional.
     pub country_code: Option<String>,
-    /// Latitude.
-    ///
-    /// Wire name `latitude`; `number`; optional.
     pub latitude: Option<f64>,
-    /// Longitude.
-    ///
-    /// Wire name `longitude`; `number`; optional.
     pub longitude: Option<f64>,
     /// Notes about the address.
     ///
@@ -6097,8 +6026,6 @@ impl VenueAddress {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap bss coloring settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApBssColoringSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6171,8 +6098,6 @@ impl VenueApBssColoringSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap cellular settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -6281,8 +6206,6 @@ impl VenueApCellularSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap cellular settings wan connection: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -6362,8 +6285,6 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettingsWanConnection {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap client admission control settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6509,8 +6430,6 @@ impl VenueApClientAdmissionControlSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap directed multicast settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6606,8 +6525,6 @@ impl VenueApDirectedMulticastSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap dos protection settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6717,8 +6634,6 @@ impl VenueApDosProtectionSettings {
         feature = "network-wireless-aps"
     )
 )]
-/// Venue ap group, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6835,8 +6750,6 @@ impl VenueApGroup {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Venue ap group query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6920,8 +6833,6 @@ impl VenueApGroupQueryData {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap load balancing settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -7091,8 +7002,6 @@ impl VenueApLoadBalancingSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap load balancing settings load balancing method: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7164,8 +7073,6 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettingsLoadBalancingM
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap load balancing settings steering mode: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7241,8 +7148,6 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettingsSteeringMode {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap mesh settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -7357,8 +7262,6 @@ impl VenueApMeshSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap mesh settings radio type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7441,8 +7344,6 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsRadioType {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Venue ap model band mode settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -7545,8 +7446,6 @@ impl VenueApModelBandModeSettings {
         feature = "network-wireless-aps"
     )
 )]
-/// Venue ap model band mode settings band mode: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7647,8 +7546,6 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettingsBandMode {
         feature = "network-wireless-aps"
     )
 )]
-/// Venue ap model capabilities, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelCapabilities).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -7745,8 +7642,6 @@ impl VenueApModelCapabilities {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Venue ap model external antenna settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -7874,8 +7769,6 @@ impl VenueApModelExternalAntennaSettings {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Venue ap model led settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLedSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -7967,8 +7860,6 @@ impl VenueApModelLedSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap multicast dns fencing settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMulticastDnsFencingSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -8053,8 +7944,6 @@ impl VenueApMulticastDnsFencingSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio24GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -8186,8 +8075,6 @@ impl VenueApRadio24GHzSettings {
         feature = "network-venue-wifi-templates"
     )
 )]
-/// Venue ap radio24GHz settings method: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -8283,8 +8170,6 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsMethod {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio5GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -8434,8 +8319,6 @@ impl VenueApRadio5GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio6GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -8686,8 +8569,6 @@ impl VenueApRadio6GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio dual5GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -8807,8 +8688,6 @@ impl VenueApRadioDual5GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio lower5GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -8945,6 +8824,113 @@ impl VenueApRadioLower5GHzSettings {
     /// Sets `txPower`.
     pub fn with_tx_power(mut self, value: impl Into<SettingsTxPower>) -> Self {
         self.tx_power = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRadioSettings {
+    pub radio_params24g: Option<VenueApRadio24GHzSettings>,
+    pub radio_params50g: Option<VenueApRadio5GHzSettings>,
+    pub radio_params6g: Option<VenueApRadio6GHzSettings>,
+    pub radio_params_dual5g: Option<VenueApRadioDual5GHzSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl serde::Serialize for VenueApRadioSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("radioParams24G", &v.radio_params24g);
+            w.optional("radioParams50G", &v.radio_params50g);
+            w.optional("radioParams6G", &v.radio_params6g);
+            w.optional("radioParamsDual5G", &v.radio_params_dual5g);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRadioSettings, ruckus_one_runtime::object::FieldError> {
+            let value = VenueApRadioSettings {
+                radio_params24g: f.optional("radioParams24G"),
+                radio_params50g: f.optional("radioParams50G"),
+                radio_params6g: f.optional("radioParams6G"),
+                radio_params_dual5g: f.optional("radioParamsDual5G"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettings"))
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl VenueApRadioSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            radio_params24g: None,
+            radio_params50g: None,
+            radio_params6g: None,
+            radio_params_dual5g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `radioParams24G`.
+    pub fn with_radio_params24g(
+        mut self,
+        value: impl Into<VenueApRadio24GHzSettings>,
+    ) -> Self {
+        self.radio_params24g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams50G`.
+    pub fn with_radio_params50g(
+        mut self,
+        value: impl Into<VenueApRadio5GHzSettings>,
+    ) -> Self {
+        self.radio_params50g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams6G`.
+    pub fn with_radio_params6g(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettings>,
+    ) -> Self {
+        self.radio_params6g = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsDual5G`.
+    pub fn with_radio_params_dual5g(
+        mut self,
+        value: impl Into<VenueApRadioDual5GHzSettings>,
+    ) -> Self {
+        self.radio_params_dual5g = Some(value.into());
         self
     }
 }

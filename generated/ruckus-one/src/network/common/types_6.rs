@@ -2,117 +2,6 @@
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radio settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadioSettings {
-    pub radio_params24g: Option<VenueApRadio24GHzSettings>,
-    pub radio_params50g: Option<VenueApRadio5GHzSettings>,
-    pub radio_params6g: Option<VenueApRadio6GHzSettings>,
-    pub radio_params_dual5g: Option<VenueApRadioDual5GHzSettings>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
-)]
-impl serde::Serialize for VenueApRadioSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("radioParams24G", &v.radio_params24g);
-            w.optional("radioParams50G", &v.radio_params50g);
-            w.optional("radioParams6G", &v.radio_params6g);
-            w.optional("radioParamsDual5G", &v.radio_params_dual5g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
-)]
-impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadioSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApRadioSettings {
-                radio_params24g: f.optional("radioParams24G"),
-                radio_params50g: f.optional("radioParams50G"),
-                radio_params6g: f.optional("radioParams6G"),
-                radio_params_dual5g: f.optional("radioParamsDual5G"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettings"))
-    }
-}
-#[cfg(
-    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
-)]
-impl VenueApRadioSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            radio_params24g: None,
-            radio_params50g: None,
-            radio_params6g: None,
-            radio_params_dual5g: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `radioParams24G`.
-    pub fn with_radio_params24g(
-        mut self,
-        value: impl Into<VenueApRadio24GHzSettings>,
-    ) -> Self {
-        self.radio_params24g = Some(value.into());
-        self
-    }
-    /// Sets `radioParams50G`.
-    pub fn with_radio_params50g(
-        mut self,
-        value: impl Into<VenueApRadio5GHzSettings>,
-    ) -> Self {
-        self.radio_params50g = Some(value.into());
-        self
-    }
-    /// Sets `radioParams6G`.
-    pub fn with_radio_params6g(
-        mut self,
-        value: impl Into<VenueApRadio6GHzSettings>,
-    ) -> Self {
-        self.radio_params6g = Some(value.into());
-        self
-    }
-    /// Sets `radioParamsDual5G`.
-    pub fn with_radio_params_dual5g(
-        mut self,
-        value: impl Into<VenueApRadioDual5GHzSettings>,
-    ) -> Self {
-        self.radio_params_dual5g = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
-)]
-/// Venue ap radio upper5GHz settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -255,8 +144,6 @@ impl VenueApRadioUpper5GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap radius option settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -425,8 +312,6 @@ impl VenueApRadiusOptionSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap reboot timeout settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRebootTimeoutSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -512,8 +397,6 @@ impl VenueApRebootTimeoutSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue ap smart monitor settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -607,8 +490,6 @@ impl VenueApSmartMonitorSettings {
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
-/// Venue dhcp config service profile settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueDhcpConfigServiceProfileSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -702,8 +583,6 @@ impl VenueDhcpConfigServiceProfileSettings {
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
-/// Venue dhcp config service profile settings wan port selection mode: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueDhcpConfigServiceProfileSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -766,8 +645,6 @@ for VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
-/// Venue height, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueHeight).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -845,8 +722,6 @@ impl VenueHeight {
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
-/// Venue response, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -916,8 +791,6 @@ impl VenueResponse {
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
-/// Venue rogue policy settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueRoguePolicySettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -982,8 +855,6 @@ impl VenueRoguePolicySettings {
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
-/// Venue row, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1479,8 +1350,6 @@ impl VenueRow {
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
-/// Venue view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1679,8 +1548,6 @@ impl VenueWifiNetwork {
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
 )]
-/// Venue wifi network ap group settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkApGroupSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1768,8 +1635,6 @@ impl VenueWifiNetworkApGroupSettings {
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
 )]
-/// Venue wifi network settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1875,8 +1740,6 @@ impl VenueWifiNetworkSettings {
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
 )]
-/// Venue wifi network settings all ap groups radio types: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1950,8 +1813,6 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettingsAllApGroupsRadioTy
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
-/// Viewmodel device, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2586,8 +2447,6 @@ impl ViewmodelDevice {
         feature = "network-wireless-service-profiles"
     )
 )]
-/// Viewmodel dhcp pool, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2695,8 +2554,6 @@ impl ViewmodelDhcpPool {
         feature = "network-wireless-service-profiles"
     )
 )]
-/// Viewmodel epdg, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EpdgDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2786,8 +2643,6 @@ impl ViewmodelEpdg {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Vlan, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2991,8 +2846,6 @@ impl Vlan {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Vlan bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -3350,8 +3203,6 @@ impl VlanBo {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Vlan pool data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3421,8 +3272,6 @@ impl VlanPoolData {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-/// Vlan pool profile, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -3513,8 +3362,6 @@ impl VlanPoolProfile {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-/// Vlan pool profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3622,8 +3469,6 @@ impl VlanPoolProfileQueryData {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Voice vlan bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3714,8 +3559,6 @@ impl VoiceVlanBo {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Voice vlan config bo, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3805,8 +3648,6 @@ impl VoiceVlanConfigBo {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Voice vlan config view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3905,8 +3746,6 @@ impl VoiceVlanConfigView {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Voice vlan config view v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4008,8 +3847,6 @@ impl VoiceVlanConfigViewV1 {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Voice vlan view, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4100,8 +3937,6 @@ impl VoiceVlanView {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Voice vlan view v1, with the fields the official description lists.
-///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4202,8 +4037,6 @@ impl VoiceVlanViewV1 {
         feature = "network-wireless-aps"
     )
 )]
-/// Wifi available channels, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4336,8 +4169,6 @@ impl WifiAvailableChannels {
         feature = "network-wireless-service-profiles"
     )
 )]
-/// Wifi calling service profile, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -4450,8 +4281,6 @@ impl WifiCallingServiceProfile {
         feature = "network-wireless-service-profiles"
     )
 )]
-/// Wifi calling service profile query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4579,8 +4408,6 @@ impl WifiCallingServiceProfileQueryData {
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
-/// Wifi dhcp pool usage, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -4667,8 +4494,6 @@ impl WifiDhcpPoolUsage {
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
-/// Wifi dhcp pool usages, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsages).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4740,8 +4565,6 @@ impl WifiDhcpPoolUsages {
         feature = "network-wireless-aps"
     )
 )]
-/// Wifi entity id operation response, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml EntityIdOperationResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4841,7 +4664,7 @@ impl WifiEntityIdOperationResponse {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi network: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
+/// One of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork; tag values: payloads ui-fixtures/get_wifi_network/01-08.json, postman-requests/17-create-network.json).
 ///
@@ -5049,8 +4872,6 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi network radius server profile settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetworkRadiusServerProfileSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5144,8 +4965,6 @@ impl WifiNetworkRadiusServerProfileSettings {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi network radius server profile settings mac auth mac format: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetworkRadiusServerProfileSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -5222,8 +5041,6 @@ for WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi network row, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5591,8 +5408,6 @@ impl WifiNetworkRow {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-/// Wifi network venue ap group query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5705,8 +5520,6 @@ impl WifiNetworkVenueApGroupQueryData {
         feature = "network-wireless-networks"
     )
 )]
-/// Wifi operation response request id only, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5800,8 +5613,6 @@ impl WifiOperationResponseRequestIdOnly {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wispr page, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiWisprPage).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -5904,8 +5715,6 @@ impl WifiWisprPage {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wispr page auth type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiWisprPage (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -5965,8 +5774,6 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPageAuthType {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wlan advanced customization, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6874,8 +6681,6 @@ impl WifiWlanAdvancedCustomization {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wlan advanced customization bss priority: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -6935,8 +6740,6 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomizationBssPriority {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wlan advanced customization dhcp option82 mac format: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7001,8 +6804,6 @@ for WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wlan advanced customization dhcp option82 sub option151 format: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7063,8 +6864,6 @@ for WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wlan advanced customization dhcp option82 sub option1 format: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7157,8 +6956,6 @@ for WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wlan advanced customization dhcp option82 sub option2 format: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7243,8 +7040,6 @@ for WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wlan advanced customization qos mirroring scope: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7304,8 +7099,6 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomizationQosMirroringS
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wifi wlan management frame protection: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlan (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7369,8 +7162,6 @@ impl<'de> serde::Deserialize<'de> for WifiWlanManagementFrameProtection {
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
-/// Wlan group, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WlanGroupDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -7450,8 +7241,6 @@ impl WlanGroup {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wlan radio customization, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -7564,8 +7353,6 @@ impl WlanRadioCustomization {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wlan radio customization bss minimum phy rate: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7641,8 +7428,6 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationBssMinimumPhyRate {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wlan radio customization management frame minimum phy rate: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7731,8 +7516,6 @@ for WlanRadioCustomizationManagementFrameMinimumPhyRate {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wlan radio customization phy type constraint: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -7792,8 +7575,6 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationPhyTypeConstraint {
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Wlan radio customization rf band usage: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is

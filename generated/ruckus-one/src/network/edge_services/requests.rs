@@ -19,7 +19,9 @@ static LIST_PERSONAL_IDENTITY_NETWORKS: ruckus_one_runtime::Operation = ruckus_o
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::list_personal_identity_networks` (List personal identity networks).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPersonalIdentityNetworks<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -113,7 +115,8 @@ static CREATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::create_personal_identity_network` (Create personal identity network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -205,7 +208,8 @@ static QUERY_PERSONAL_IDENTITY_NETWORK_EDGE_COMPATIBILITIES: ruckus_one_runtime:
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::query_personal_identity_network_edge_compatibilities` (Query personal identity network edge compatibility).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -268,7 +272,8 @@ static GET_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_personal_identity_network` (Get personal identity network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -331,7 +336,8 @@ static UPDATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::update_personal_identity_network` (Update personal identity network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -423,7 +429,8 @@ static PATCH_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_o
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_personal_identity_network` (Patch personal identity network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -515,7 +522,8 @@ static DELETE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::delete_personal_identity_network` (Delete personal identity network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -607,7 +615,9 @@ static ACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::O
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::activate_wifi_network_on_personal_identity_network` (Activate Wi-Fi network on personal identity network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -704,7 +714,8 @@ static DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime:
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::deactivate_wifi_network_on_personal_identity_network` (Deactivate Wi-Fi network on personal identity network).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -796,7 +807,8 @@ static CREATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_ru
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::create_edge_sd_lan_service` (Create SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -906,7 +918,8 @@ pub enum QueryEdgeSdLanServicesVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::query_edge_sd_lan_services` (Query SD-LAN services).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeSdLanServices<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -991,7 +1004,8 @@ static QUERY_EDGE_SD_LAN_SERVICE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Opera
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::query_edge_sd_lan_service_edge_compatibilities` (Query SD-LAN service edge compatibility).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1054,7 +1068,8 @@ static GET_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runti
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_edge_sd_lan_service` (Get SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1117,7 +1132,8 @@ static UPDATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_ru
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::update_edge_sd_lan_service` (Update SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1209,7 +1225,9 @@ static PATCH_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_run
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_edge_sd_lan_service` (Patch SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1306,7 +1324,8 @@ static DELETE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_ru
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::delete_edge_sd_lan_service` (Delete SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1398,7 +1417,8 @@ static ACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operati
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::activate_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network on SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1490,7 +1510,8 @@ static DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Opera
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::deactivate_wifi_network_on_edge_sd_lan_service` (Deactivate Wi-Fi network on SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1582,7 +1603,8 @@ static ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::O
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::activate_venue_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network of a venue on SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1674,7 +1696,8 @@ static GET_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::Operation = r
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_edge_sd_lan_service_guest_settings` (Get SD-LAN service guest settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeSdLanServiceGuestSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1737,7 +1760,8 @@ static PATCH_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::Operation =
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_edge_sd_lan_service_guest_settings` (Patch SD-LAN service guest settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeSdLanServiceGuestSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1829,7 +1853,9 @@ static ACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runt
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::activate_guest_venue_edge_cluster_on_edge_sd_lan_service` (Activate guest edge cluster on SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1926,7 +1952,8 @@ static DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_ru
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service` (Deactivate guest edge cluster on SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2018,7 +2045,9 @@ static ACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime:
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::activate_guest_tunnel_profile_on_edge_sd_lan_service` (Activate guest tunnel on SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2115,7 +2144,8 @@ static DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtim
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::deactivate_guest_tunnel_profile_on_edge_sd_lan_service` (Deactivate guest tunnel on SD-LAN service).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2207,7 +2237,9 @@ static CREATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::create_edge_hqos_profile` (Create HQoS profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2304,7 +2336,8 @@ static QUERY_EDGE_HQOS_PROFILE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operati
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::query_edge_hqos_profile_edge_compatibilities` (Query HQoS profile edge compatibility).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeHqosProfileEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2367,7 +2400,8 @@ static GET_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_edge_hqos_profile` (Get HQoS profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2430,7 +2464,9 @@ static UPDATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::update_edge_hqos_profile` (Update HQoS profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2527,7 +2563,8 @@ static DELETE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::delete_edge_hqos_profile` (Delete HQoS profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2619,7 +2656,9 @@ static ACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::Ope
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::activate_venue_edge_cluster_on_edge_hqos_profile` (Activate HQoS on edge cluster).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2716,7 +2755,8 @@ static DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::O
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::deactivate_venue_edge_cluster_on_edge_hqos_profile` (Deactivate HQoS on edge cluster).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2826,7 +2866,8 @@ pub enum ActivateTunnelProfileOnVenueEdgeClusterVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::activate_tunnel_profile_on_venue_edge_cluster` (Activate edge cluster in tunnel profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateTunnelProfileOnVenueEdgeCluster<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2944,7 +2985,8 @@ pub enum DeactivateTunnelProfileOnVenueEdgeClusterVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::deactivate_tunnel_profile_on_venue_edge_cluster` (Deactivate edge cluster in tunnel profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3062,7 +3104,8 @@ pub enum GetVenueEdgeClusterNetworkSettingsVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_venue_edge_cluster_network_settings` (Get edge cluster network settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueEdgeClusterNetworkSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3151,7 +3194,8 @@ pub enum PatchVenueEdgeClusterNetworkSettingsVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_venue_edge_cluster_network_settings` (Patch edge cluster network settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueEdgeClusterNetworkSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3269,7 +3313,8 @@ pub enum GetVenueEdgePortConfigsVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_venue_edge_port_configs` (Get edge port configurations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueEdgePortConfigs<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3355,7 +3400,8 @@ pub enum PatchVenueEdgePortConfigsVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_venue_edge_port_configs` (Patch edge port configurations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueEdgePortConfigs<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3452,7 +3498,9 @@ static LIST_VENUE_EDGE_PORT_SUB_INTERFACES: ruckus_one_runtime::Operation = ruck
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::list_venue_edge_port_sub_interfaces` (List edge port sub-interfaces).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueEdgePortSubInterfaces<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3548,7 +3596,8 @@ static CREATE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruc
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::create_venue_edge_port_sub_interface` (Create edge port sub-interface).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueEdgePortSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3640,7 +3689,8 @@ static PATCH_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruck
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_venue_edge_port_sub_interface` (Patch edge port sub-interface).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueEdgePortSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3732,7 +3782,8 @@ static DELETE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruc
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::delete_venue_edge_port_sub_interface` (Delete edge port sub-interface).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueEdgePortSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3842,7 +3893,8 @@ pub enum CreateVenueEdgeLagVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::create_venue_edge_lag` (Create edge LAG).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3957,7 +4009,8 @@ pub enum GetVenueEdgeLagVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_venue_edge_lag` (Get edge LAG).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4043,7 +4096,8 @@ pub enum UpdateVenueEdgeLagVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::update_venue_edge_lag` (Update edge LAG).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4158,7 +4212,8 @@ pub enum PatchVenueEdgeLagVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_venue_edge_lag` (Patch edge LAG).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4273,7 +4328,8 @@ pub enum DeleteVenueEdgeLagVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::delete_venue_edge_lag` (Delete edge LAG).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4388,7 +4444,8 @@ pub enum CreateVenueEdgeLagSubInterfaceVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::create_venue_edge_lag_sub_interface` (Create edge LAG sub-interface).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4503,7 +4560,8 @@ pub enum GetVenueEdgeLagSubInterfaceVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_venue_edge_lag_sub_interface` (Get edge LAG sub-interface).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4589,7 +4647,8 @@ pub enum DeleteVenueEdgeLagSubInterfaceVersion {
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::delete_venue_edge_lag_sub_interface` (Delete edge LAG sub-interface).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4698,7 +4757,8 @@ pub enum GetArpTerminationSettingsVersion {
 }
 /// Request builder for `EdgeServicesClient::get_arp_termination_settings` (Get arp termination settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetArpTerminationSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4776,7 +4836,8 @@ pub enum UpdateArpTerminationSettingsVersion {
 }
 /// Request builder for `EdgeServicesClient::update_arp_termination_settings` (Update arp termination settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateArpTerminationSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4883,7 +4944,8 @@ pub enum GetMdnsProxyProfileVersion {
 }
 /// Request builder for `EdgeServicesClient::get_mdns_proxy_profile` (Get mdns proxy profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMdnsProxyProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4961,7 +5023,8 @@ pub enum UpdateMdnsProxyProfileVersion {
 }
 /// Request builder for `EdgeServicesClient::update_mdns_proxy_profile` (Update mdns proxy profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMdnsProxyProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5068,7 +5131,8 @@ pub enum DeleteMdnsProxyProfileVersion {
 }
 /// Request builder for `EdgeServicesClient::delete_mdns_proxy_profile` (Delete mdns proxy profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMdnsProxyProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5175,7 +5239,8 @@ pub enum ActivateMdnsProxyVersion {
 }
 /// Request builder for `EdgeServicesClient::activate_mdns_proxy` (Activate mdns proxy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateMdnsProxy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5253,7 +5318,8 @@ pub enum DeactivateMdnsProxyVersion {
 }
 /// Request builder for `EdgeServicesClient::deactivate_mdns_proxy` (Deactivate mdns proxy).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateMdnsProxy<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5331,7 +5397,8 @@ pub enum GetDhcpByIdVersion {
 }
 /// Request builder for `EdgeServicesClient::get_dhcp_by_id` (Get dhcp by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5409,7 +5476,8 @@ pub enum UpdateDhcpVersion {
 }
 /// Request builder for `EdgeServicesClient::update_dhcp` (Update dhcp).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5487,7 +5555,8 @@ pub enum DeleteDhcpByIdVersion {
 }
 /// Request builder for `EdgeServicesClient::delete_dhcp_by_id` (Delete dhcp by id).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDhcpById<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5565,7 +5634,8 @@ pub enum PatchDhcpVersion {
 }
 /// Request builder for `EdgeServicesClient::patch_dhcp` (Patch dhcp).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDhcp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5643,7 +5713,8 @@ pub enum ActivateDhcpVersion {
 }
 /// Request builder for `EdgeServicesClient::activate_dhcp` (Activate dhcp).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDhcp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5721,7 +5792,8 @@ pub enum DeactivateDhcpVersion {
 }
 /// Request builder for `EdgeServicesClient::deactivate_dhcp` (Deactivate dhcp).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDhcp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5805,7 +5877,9 @@ pub enum GetEdgeClustersByPageVersion {
 }
 /// Request builder for `EdgeServicesClient::get_edge_clusters_by_page` (Get edge clusters by page).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeClustersByPage<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5920,7 +5994,8 @@ pub enum CreateEdgeClusterVersion {
 }
 /// Request builder for `EdgeServicesClient::create_edge_cluster` (Create edge cluster).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEdgeCluster<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6027,7 +6102,8 @@ pub enum CreateEdgeDeviceVersion {
 }
 /// Request builder for `EdgeServicesClient::create_edge_device` (Create edge device).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEdgeDevice<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6111,7 +6187,8 @@ pub enum QueryVenueEdgeCompatibilitiesVersion {
 }
 /// Request builder for `EdgeServicesClient::query_venue_edge_compatibilities` (Query venue edge compatibilities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6189,7 +6266,8 @@ pub enum CreateMdnsProxyProfileVersion {
 }
 /// Request builder for `EdgeServicesClient::create_mdns_proxy_profile` (Create mdns proxy profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMdnsProxyProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6302,7 +6380,8 @@ pub enum QueryEdgeFeaturesRequirementVersion {
 }
 /// Request builder for `EdgeServicesClient::query_edge_features_requirement` (Query edge features requirement).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeFeaturesRequirement<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6380,7 +6459,8 @@ pub enum CreateDhcpVersion {
 }
 /// Request builder for `EdgeServicesClient::create_dhcp` (Create dhcp).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6464,7 +6544,8 @@ pub enum QueryEdgeDhcpServiceCompatibilitiesVersion {
 }
 /// Request builder for `EdgeServicesClient::query_edge_dhcp_service_compatibilities` (Query edge dhcp service compatibilities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeDhcpServiceCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6545,7 +6626,8 @@ pub enum PatchEdgeLagSubInterfaceVersion {
 }
 /// Request builder for `EdgeServicesClient::patch_edge_lag_sub_interface` (Patch edge lag sub interface).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6658,7 +6740,8 @@ pub enum GetEdgeClusterVersion {
 }
 /// Request builder for `EdgeServicesClient::get_edge_cluster` (Get edge cluster).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeCluster<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6736,7 +6819,8 @@ pub enum DeleteSingleEdgeClusterVersion {
 }
 /// Request builder for `EdgeServicesClient::delete_single_edge_cluster` (Delete single edge cluster).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSingleEdgeCluster<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6849,7 +6933,8 @@ pub enum UpdateEdgeClusterVersion {
 }
 /// Request builder for `EdgeServicesClient::update_edge_cluster` (Update edge cluster).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateEdgeCluster<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6956,7 +7041,8 @@ pub enum GetEdgeDeviceVersion {
 }
 /// Request builder for `EdgeServicesClient::get_edge_device` (Get edge device).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeDevice<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7032,7 +7118,8 @@ pub enum DeleteEdgeDeviceVersion {
 }
 /// Request builder for `EdgeServicesClient::delete_edge_device` (Delete edge device).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEdgeDevice<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7110,7 +7197,8 @@ pub enum PatchEdgeDeviceVersion {
 }
 /// Request builder for `EdgeServicesClient::patch_edge_device` (Patch edge device).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeDevice<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7188,7 +7276,8 @@ pub enum GetEdgeStaticRouteConfigVersion {
 }
 /// Request builder for `EdgeServicesClient::get_edge_static_route_config` (Get edge static route config).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeStaticRouteConfig<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7266,7 +7355,8 @@ pub enum PatchEdgeStaticRouteConfigVersion {
 }
 /// Request builder for `EdgeServicesClient::patch_edge_static_route_config` (Patch edge static route config).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeStaticRouteConfig<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7357,7 +7447,8 @@ static TRIGGER_EDGE_ACTION: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `EdgeServicesClient::trigger_edge_action` (Trigger edge action).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct TriggerEdgeAction<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7430,7 +7521,8 @@ pub enum GetEdgeDnsServersVersion {
 }
 /// Request builder for `EdgeServicesClient::get_edge_dns_servers` (Get edge dns servers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeDnsServers<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -7508,7 +7600,8 @@ pub enum PatchEdgeDnsServersVersion {
 }
 /// Request builder for `EdgeServicesClient::patch_edge_dns_servers` (Patch edge dns servers).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeDnsServers<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -31,7 +31,8 @@ pub enum GetTenantVersion {
 }
 /// Request builder for `TenantsClient::get_tenant` (Get tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenant<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -109,7 +110,8 @@ pub enum UpdateTenantVersion {
 }
 /// Request builder for `TenantsClient::update_tenant` (Update tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenant<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -216,7 +218,8 @@ pub enum DeleteTenantVersion {
 }
 /// Request builder for `TenantsClient::delete_tenant` (Delete tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenant<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -323,7 +326,8 @@ pub enum CreateTenantVersion {
 }
 /// Request builder for `TenantsClient::create_tenant` (Create tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTenant<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -424,7 +428,8 @@ pub enum ListTenantDelegationsVersion {
 }
 /// Request builder for `TenantsClient::list_tenant_delegations` (Get tenant delegations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTenantDelegations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -502,7 +507,8 @@ pub enum UpdateTenantDelegationsVersion {
 }
 /// Request builder for `TenantsClient::update_tenant_delegations` (Update tenant delegations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantDelegations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -584,7 +590,8 @@ static RESEND_TENANT_INVITATION: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `TenantsClient::resend_tenant_invitation` (Resend invitation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ResendTenantInvitation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -652,7 +659,8 @@ pub enum ListTenantAdminsVersion {
 }
 /// Request builder for `TenantsClient::list_tenant_admins` (List tenant administrators).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTenantAdmins<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -730,7 +738,8 @@ pub enum GetTenantAdminVersion {
 }
 /// Request builder for `TenantsClient::get_tenant_admin` (Get tenant administrator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenantAdmin<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -792,7 +801,8 @@ static UPDATE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `TenantsClient::update_tenant_admin` (Update tenant administrator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantAdmin<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -844,7 +854,8 @@ static DELETE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `TenantsClient::delete_tenant_admin` (Delete tenant administrator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenantAdmin<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -912,7 +923,8 @@ pub enum ListTenantAdminDelegationsVersion {
 }
 /// Request builder for `TenantsClient::list_tenant_admin_delegations` (Get administrator delegations of a tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTenantAdminDelegations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -990,7 +1002,8 @@ pub enum UpdateTenantAdminDelegationsVersion {
 }
 /// Request builder for `TenantsClient::update_tenant_admin_delegations` (Update administrator delegations of a tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantAdminDelegations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1097,7 +1110,8 @@ pub enum UpdateTenantActivationVersion {
 }
 /// Request builder for `TenantsClient::update_tenant_activation` (Update tenant activation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantActivation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1175,7 +1189,8 @@ pub enum DeleteTenantActivationVersion {
 }
 /// Request builder for `TenantsClient::delete_tenant_activation` (Delete tenant activation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenantActivation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1253,7 +1268,8 @@ pub enum GetTenantSupportStatusVersion {
 }
 /// Request builder for `TenantsClient::get_tenant_support_status` (Get tenant support status).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenantSupportStatus<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1331,7 +1347,8 @@ pub enum UpdateTenantSupportStatusVersion {
 }
 /// Request builder for `TenantsClient::update_tenant_support_status` (Update tenant support status).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantSupportStatus<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1404,7 +1421,8 @@ pub enum DeleteTenantSupportStatusVersion {
 }
 /// Request builder for `TenantsClient::delete_tenant_support_status` (Delete tenant support status).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenantSupportStatus<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1477,7 +1495,8 @@ pub enum CreateFirmwareUpgradeScheduleVersion {
 }
 /// Request builder for `TenantsClient::create_firmware_upgrade_schedule` (Create firmware upgrade schedule).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateFirmwareUpgradeSchedule<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1575,7 +1594,8 @@ pub enum PatchTenantDelegationsVersion {
 }
 /// Request builder for `TenantsClient::patch_tenant_delegations` (Update tenant delegations (partial)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTenantDelegations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1673,7 +1693,8 @@ pub enum PatchAdminDelegationsVersion {
 }
 /// Request builder for `TenantsClient::patch_admin_delegations` (Update administrator delegations (partial)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchAdminDelegations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1780,7 +1801,8 @@ pub enum GetSelfTenantVersion {
 }
 /// Request builder for `TenantsClient::get_self_tenant` (Get own tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSelfTenant<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1837,7 +1859,8 @@ static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::Operation = ruc
 };
 /// Request builder for `TenantsClient::create_tenant_notification_recipient` (Create notification recipient).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTenantNotificationRecipient<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1939,7 +1962,8 @@ pub enum ListTenantNotificationRecipientsVersion {
 }
 /// Request builder for `TenantsClient::list_tenant_notification_recipients` (List notification recipients).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTenantNotificationRecipients<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2017,7 +2041,8 @@ pub enum DeleteTenantNotificationRecipientsVersion {
 }
 /// Request builder for `TenantsClient::delete_tenant_notification_recipients` (Delete notification recipients).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenantNotificationRecipients<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2127,7 +2152,8 @@ pub enum CreateTenantMobilePushNotificationVersion {
 }
 /// Request builder for `TenantsClient::create_tenant_mobile_push_notification` (Send mobile push notification).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTenantMobilePushNotification<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2213,7 +2239,8 @@ pub enum QueryTenantNotificationRecipientsVersion {
 }
 /// Request builder for `TenantsClient::query_tenant_notification_recipients` (Query notification recipients).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTenantNotificationRecipients<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2321,7 +2348,8 @@ static GET_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Request builder for `TenantsClient::get_tenant_beta_features` (Get beta features).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenantBetaFeatures<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2378,7 +2406,8 @@ static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Request builder for `TenantsClient::update_tenant_beta_features` (Update beta features).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantBetaFeatures<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2451,7 +2480,8 @@ pub enum GetTenantPrivacySettingsVersion {
 }
 /// Request builder for `TenantsClient::get_tenant_privacy_settings` (Get privacy settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenantPrivacySettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2529,7 +2559,8 @@ pub enum CreateTenantPrivacySettingsVersion {
 }
 /// Request builder for `TenantsClient::create_tenant_privacy_settings` (Create privacy settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTenantPrivacySettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2607,7 +2638,8 @@ pub enum PatchTenantPrivacySettingsVersion {
 }
 /// Request builder for `TenantsClient::patch_tenant_privacy_settings` (Update privacy settings (partial)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTenantPrivacySettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2685,7 +2717,8 @@ pub enum UpdateAdminsVersion {
 }
 /// Request builder for `TenantsClient::update_admins` (Update administrators).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAdmins<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2792,7 +2825,8 @@ pub enum CreateAdminVersion {
 }
 /// Request builder for `TenantsClient::create_admin` (Create administrator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateAdmin<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2899,7 +2933,9 @@ pub enum ListAdminsVersion {
 }
 /// Request builder for `TenantsClient::list_admins` (List administrators).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`with_external_id`](Self::with_external_id).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListAdmins<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2984,7 +3020,8 @@ pub enum DeleteAdminsVersion {
 }
 /// Request builder for `TenantsClient::delete_admins` (Delete administrators).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAdmins<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3091,7 +3128,8 @@ pub enum GetAdminVersion {
 }
 /// Request builder for `TenantsClient::get_admin` (Get administrator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAdmin<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3169,7 +3207,8 @@ pub enum DeleteAdminVersion {
 }
 /// Request builder for `TenantsClient::delete_admin` (Delete administrator).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAdmin<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3276,7 +3315,9 @@ pub enum QueryAdminsVersion {
 }
 /// Request builder for `TenantsClient::query_admins` (Query administrators).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`include_delegated_admins`](Self::include_delegated_admins), [`include_selected_admins`](Self::include_selected_admins), [`include_system_roles`](Self::include_system_roles), [`include_privilege_groups`](Self::include_privilege_groups), [`with_external_id`](Self::with_external_id), [`with_delegated_ecs`](Self::with_delegated_ecs).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAdmins<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3413,7 +3454,8 @@ pub enum ApCountSummaryVersion {
 }
 /// Request builder for `TenantsClient::ap_count_summary` (Ap count summary).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ApCountSummary<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3508,7 +3550,8 @@ pub enum GetUserProfileVersion {
 }
 /// Request builder for `TenantsClient::get_user_profile` (Get user profile).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUserProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3586,7 +3629,8 @@ pub enum UpdateUserVersion {
 }
 /// Request builder for `TenantsClient::update_user` (Update user).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3664,7 +3708,8 @@ pub enum ReplaceOwnTenantVersion {
 }
 /// Request builder for `TenantsClient::replace_own_tenant` (Replace own tenant).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ReplaceOwnTenant<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3742,7 +3787,8 @@ pub enum GetDelegationVersion {
 }
 /// Request builder for `TenantsClient::get_delegation` (Get delegation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDelegation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3820,7 +3866,8 @@ pub enum AcceptOrRejectDelegationVersion {
 }
 /// Request builder for `TenantsClient::accept_or_reject_delegation` (Accept or reject delegation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AcceptOrRejectDelegation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3927,7 +3974,8 @@ pub enum DeleteDelegationVersion {
 }
 /// Request builder for `TenantsClient::delete_delegation` (Delete delegation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDelegation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4018,7 +4066,8 @@ static INVITE_SUPPORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `TenantsClient::invite_support` (Invite support).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct InviteSupport<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4104,7 +4153,8 @@ static DELETE_SUPPORT_DELEGATION: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Request builder for `TenantsClient::delete_support_delegation` (Delete support delegation).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSupportDelegation<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4206,7 +4256,9 @@ pub enum GetDelegationsVersion {
 }
 /// Request builder for `TenantsClient::get_delegations` (Get delegations).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`type_`](Self::type_).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDelegations<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4291,7 +4343,8 @@ pub enum InviteVarVersion {
 }
 /// Request builder for `TenantsClient::invite_var` (Invite var).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct InviteVar<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4398,7 +4451,9 @@ pub enum GetAuthenticationsVersion {
 }
 /// Request builder for `TenantsClient::get_authentications` (Get authentications).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`with_extended_role`](Self::with_extended_role).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAuthentications<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4483,7 +4538,8 @@ pub enum AddAuthenticationVersion {
 }
 /// Request builder for `TenantsClient::add_authentication` (Add authentication).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddAuthentication<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4545,7 +4601,8 @@ static GET_ACCOUNT_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Request builder for `TenantsClient::get_account_details` (Get account details).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccountDetails<'a> {
     req: ruckus_one_runtime::Request<'a>,

@@ -31,7 +31,8 @@ pub enum CreateVenueApVersion {
 }
 /// Request builder for `WirelessApsClient::create_venue_ap` (Add or import APs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -138,7 +139,8 @@ pub enum GetVenueApImportResultsVersion {
 }
 /// Request builder for `WirelessApsClient::get_venue_ap_import_results` (Get AP import results).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApImportResults<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -200,7 +202,8 @@ static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Request builder for `WirelessApsClient::create_venue_ap_group` (Create AP group).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueApGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -302,7 +305,8 @@ pub enum CreateVenueApGroupV1Version {
 }
 /// Request builder for `WirelessApsClient::create_venue_ap_group_v1` (Create AP group (v1)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueApGroupV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -409,7 +413,9 @@ pub enum QueryVenueApsVersion {
 }
 /// Request builder for `WirelessApsClient::query_venue_aps` (Query APs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`mesh`](Self::mesh).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueAps<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -512,7 +518,8 @@ pub enum QueryVenueApClientsVersion {
 }
 /// Request builder for `WirelessApsClient::query_venue_ap_clients` (Query AP clients).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueApClients<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -607,7 +614,8 @@ pub enum QueryVenueApsCompatibilitiesVersion {
 }
 /// Request builder for `WirelessApsClient::query_venue_aps_compatibilities` (Query AP compatibilities (per AP)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueApsCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -704,7 +712,9 @@ pub enum QueryVenueApCompatibilitiesVersion {
 }
 /// Request builder for `WirelessApsClient::query_venue_ap_compatibilities` (Query AP compatibilities (per venue)).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`pre_check`](Self::pre_check).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueApCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -793,7 +803,9 @@ static QUERY_VENUE_EDGE_APP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruc
 };
 /// Request builder for `WirelessApsClient::query_venue_edge_app_compatibilities` (Query edge application compatibilities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueEdgeAppCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -888,7 +900,8 @@ pub enum GetVenueApVersion {
 }
 /// Request builder for `WirelessApsClient::get_venue_ap` (Get AP).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -966,7 +979,8 @@ pub enum UpdateVenueApVersion {
 }
 /// Request builder for `WirelessApsClient::update_venue_ap` (Update AP).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1073,7 +1087,9 @@ pub enum DeleteVenueApVersion {
 }
 /// Request builder for `WirelessApsClient::delete_venue_ap` (Delete AP).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`reset_firmware`](Self::reset_firmware).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1188,7 +1204,8 @@ pub enum GetApPictureVersion {
 }
 /// Request builder for `WirelessApsClient::get_ap_picture` (Get AP picture).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApPicture<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1266,7 +1283,9 @@ pub enum UpdateApPictureVersion {
 }
 /// Request builder for `WirelessApsClient::update_ap_picture` (Update AP picture).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApPicture<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1378,7 +1397,8 @@ pub enum DeleteApPictureVersion {
 }
 /// Request builder for `WirelessApsClient::delete_ap_picture` (Delete AP picture).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApPicture<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1485,7 +1505,8 @@ pub enum GetApLogsVersion {
 }
 /// Request builder for `WirelessApsClient::get_ap_logs` (Get AP logs).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLogs<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1558,7 +1579,8 @@ pub enum GetApPacketsVersion {
 }
 /// Request builder for `WirelessApsClient::get_ap_packets` (Get AP packet capture).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApPackets<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1636,7 +1658,8 @@ pub enum GetApWifiDhcpClientLeasesVersion {
 }
 /// Request builder for `WirelessApsClient::get_ap_wifi_dhcp_client_leases` (Get AP Wi-Fi DHCP client leases).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiDhcpClientLeases<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1714,7 +1737,8 @@ pub enum GetApWifiDhcpPoolUsagesVersion {
 }
 /// Request builder for `WirelessApsClient::get_ap_wifi_dhcp_pool_usages` (Get AP Wi-Fi DHCP pool usages).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiDhcpPoolUsages<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1792,7 +1816,8 @@ pub enum PatchApClientVersion {
 }
 /// Request builder for `WirelessApsClient::patch_ap_client` (Patch AP client).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApClient<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1899,7 +1924,8 @@ pub enum PatchApDiagnosisCommandsVersion {
 }
 /// Request builder for `WirelessApsClient::patch_ap_diagnosis_commands` (Patch AP diagnosis commands).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApDiagnosisCommands<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -1980,7 +2006,8 @@ pub enum PatchApNeighborsVersion {
 }
 /// Request builder for `WirelessApsClient::patch_ap_neighbors` (Patch AP neighbors).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApNeighbors<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2087,7 +2114,8 @@ pub enum PatchApPacketsVersion {
 }
 /// Request builder for `WirelessApsClient::patch_ap_packets` (Patch AP packet capture).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApPackets<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2194,7 +2222,8 @@ pub enum PatchApSystemCommandsVersion {
 }
 /// Request builder for `WirelessApsClient::patch_ap_system_commands` (Patch AP system commands).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApSystemCommands<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2272,7 +2301,8 @@ pub enum QueryApNeighborsVersion {
 }
 /// Request builder for `WirelessApsClient::query_ap_neighbors` (Query AP neighbors).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryApNeighbors<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2367,7 +2397,8 @@ pub enum AddSnmpAgentProfileToApVersion {
 }
 /// Request builder for `WirelessApsClient::add_snmp_agent_profile_to_ap` (Add SNMP agent profile to AP).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSnmpAgentProfileToAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2474,7 +2505,8 @@ pub enum RemoveSnmpAgentProfileFromApVersion {
 }
 /// Request builder for `WirelessApsClient::remove_snmp_agent_profile_from_ap` (Remove SNMP agent profile from AP).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSnmpAgentProfileFromAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2581,7 +2613,8 @@ pub enum AddIotControllerToApVersion {
 }
 /// Request builder for `WirelessApsClient::add_iot_controller_to_ap` (Add IoT controller to AP).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddIotControllerToAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2688,7 +2721,8 @@ pub enum RemoveIotControllerFromApVersion {
 }
 /// Request builder for `WirelessApsClient::remove_iot_controller_from_ap` (Remove IoT controller from AP).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveIotControllerFromAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2795,7 +2829,8 @@ pub enum AddClientIsolationProfileToApLanPortVersion {
 }
 /// Request builder for `WirelessApsClient::add_client_isolation_profile_to_ap_lan_port` (Add client isolation profile to AP LAN port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddClientIsolationProfileToApLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -2905,7 +2940,8 @@ pub enum RemoveClientIsolationProfileFromApLanPortVersion {
 }
 /// Request builder for `WirelessApsClient::remove_client_isolation_profile_from_ap_lan_port` (Remove client isolation profile from AP LAN port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveClientIsolationProfileFromApLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3015,7 +3051,9 @@ pub enum AddSoftGreProfileToApLanPortVersion {
 }
 /// Request builder for `WirelessApsClient::add_soft_gre_profile_to_ap_lan_port` (Add SoftGRE profile to AP LAN port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// Optional parameters: [`body`](Self::body).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSoftGreProfileToApLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3127,7 +3165,8 @@ pub enum RemoveSoftGreProfileFromApLanPortVersion {
 }
 /// Request builder for `WirelessApsClient::remove_soft_gre_profile_from_ap_lan_port` (Remove SoftGRE profile from AP LAN port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSoftGreProfileFromApLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3234,7 +3273,8 @@ pub enum AddEthernetPortProfileToApLanPortVersion {
 }
 /// Request builder for `WirelessApsClient::add_ethernet_port_profile_to_ap_lan_port` (Add Ethernet port profile to AP LAN port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddEthernetPortProfileToApLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3341,7 +3381,8 @@ pub enum RemoveEthernetPortProfileFromApLanPortVersion {
 }
 /// Request builder for `WirelessApsClient::remove_ethernet_port_profile_from_ap_lan_port` (Remove Ethernet port profile from AP LAN port).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveEthernetPortProfileFromApLanPort<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3451,7 +3492,8 @@ pub enum AddMulticastDnsProxyProfileToApVersion {
 }
 /// Request builder for `WirelessApsClient::add_multicast_dns_proxy_profile_to_ap` (Add multicast DNS proxy profile to AP).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddMulticastDnsProxyProfileToAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3558,7 +3600,8 @@ pub enum RemoveMulticastDnsProxyProfileFromApVersion {
 }
 /// Request builder for `WirelessApsClient::remove_multicast_dns_proxy_profile_from_ap` (Remove multicast DNS proxy profile from AP).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveMulticastDnsProxyProfileFromAp<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3668,7 +3711,8 @@ pub enum GetApFloorPositionVersion {
 }
 /// Request builder for `WirelessApsClient::get_ap_floor_position` (Get AP floor position).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApFloorPosition<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3746,7 +3790,8 @@ pub enum UpdateApFloorPositionVersion {
 }
 /// Request builder for `WirelessApsClient::update_ap_floor_position` (Update AP floor position).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApFloorPosition<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3853,7 +3898,8 @@ pub enum DeleteApFloorPositionVersion {
 }
 /// Request builder for `WirelessApsClient::delete_ap_floor_position` (Delete AP floor position).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApFloorPosition<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -3960,7 +4006,8 @@ pub enum GetVenueApAvailableLteBandsVersion {
 }
 /// Request builder for `WirelessApsClient::get_venue_ap_available_lte_bands` (Get venue ap available lte bands).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApAvailableLteBands<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4038,7 +4085,8 @@ pub enum GetApModelCapabilitiesVersion {
 }
 /// Request builder for `WirelessApsClient::get_ap_model_capabilities` (Get ap model capabilities).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApModelCapabilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4119,7 +4167,8 @@ pub enum GetApLanPortOverwriteSettingsVersion {
 }
 /// Request builder for `WirelessApsClient::get_ap_lan_port_overwrite_settings` (Get ap lan port overwrite settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLanPortOverwriteSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4197,7 +4246,8 @@ pub enum UpdateApLanPortOverwriteSettingsVersion {
 }
 /// Request builder for `WirelessApsClient::update_ap_lan_port_overwrite_settings` (Update ap lan port overwrite settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLanPortOverwriteSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4306,7 +4356,8 @@ pub enum DeactivateDhcpConfigServiceProfileOnVenueVersion {
 }
 /// Request builder for `WirelessApsClient::deactivate_dhcp_config_service_profile_on_venue` (Deactivate dhcp config service profile on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDhcpConfigServiceProfileOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4418,7 +4469,8 @@ pub enum GetVenueDhcpConfigServiceProfileSettingsVersion {
 }
 /// Request builder for `WirelessApsClient::get_venue_dhcp_config_service_profile_settings` (Get venue dhcp config service profile settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueDhcpConfigServiceProfileSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4504,7 +4556,8 @@ pub enum ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettingsVersion {
 }
 /// Request builder for `WirelessApsClient::activate_dhcp_config_service_profile_on_venue_and_update_settings` (Activate dhcp config service profile on venue and update settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4616,7 +4669,8 @@ pub enum DisassociateIotControllerFromVenueVersion {
 }
 /// Request builder for `WirelessApsClient::disassociate_iot_controller_from_venue` (Disassociate iot controller from venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DisassociateIotControllerFromVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4728,7 +4782,8 @@ pub enum AssociateIotControllerWithVenueVersion {
 }
 /// Request builder for `WirelessApsClient::associate_iot_controller_with_venue` (Associate iot controller with venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssociateIotControllerWithVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4837,7 +4892,8 @@ pub enum DeactivateLbsServerProfileOnVenueVersion {
 }
 /// Request builder for `WirelessApsClient::deactivate_lbs_server_profile_on_venue` (Deactivate lbs server profile on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateLbsServerProfileOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -4946,7 +5002,8 @@ pub enum ActivateLbsServerProfileOnVenueVersion {
 }
 /// Request builder for `WirelessApsClient::activate_lbs_server_profile_on_venue` (Activate lbs server profile on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateLbsServerProfileOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5055,7 +5112,8 @@ pub enum DeactivateRoguePolicyOnVenueVersion {
 }
 /// Request builder for `WirelessApsClient::deactivate_rogue_policy_on_venue` (Deactivate rogue policy on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRoguePolicyOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5164,7 +5222,8 @@ pub enum ActivateRoguePolicyOnVenueVersion {
 }
 /// Request builder for `WirelessApsClient::activate_rogue_policy_on_venue` (Activate rogue policy on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRoguePolicyOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5273,7 +5332,8 @@ pub enum GetVenueRoguePolicySettingsVersion {
 }
 /// Request builder for `WirelessApsClient::get_venue_rogue_policy_settings` (Get venue rogue policy settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueRoguePolicySettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5354,7 +5414,8 @@ pub enum UpdateVenueRoguePolicySettingsVersion {
 }
 /// Request builder for `WirelessApsClient::update_venue_rogue_policy_settings` (Update venue rogue policy settings).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueRoguePolicySettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5463,7 +5524,8 @@ pub enum DeactivateSnmpAgentProfileOnVenueVersion {
 }
 /// Request builder for `WirelessApsClient::deactivate_snmp_agent_profile_on_venue` (Deactivate snmp agent profile on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSnmpAgentProfileOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5572,7 +5634,8 @@ pub enum ActivateSnmpAgentProfileOnVenueVersion {
 }
 /// Request builder for `WirelessApsClient::activate_snmp_agent_profile_on_venue` (Activate snmp agent profile on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSnmpAgentProfileOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5681,7 +5744,8 @@ pub enum DeactivateSyslogServerProfileOnVenueVersion {
 }
 /// Request builder for `WirelessApsClient::deactivate_syslog_server_profile_on_venue` (Deactivate syslog server profile on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSyslogServerProfileOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5793,7 +5857,8 @@ pub enum ActivateSyslogServerProfileOnVenueVersion {
 }
 /// Request builder for `WirelessApsClient::activate_syslog_server_profile_on_venue` (Activate syslog server profile on venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSyslogServerProfileOnVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5911,7 +5976,8 @@ pub enum GetWifiAvailableChannelsOfVenueVersion {
 }
 /// Request builder for `WirelessApsClient::get_wifi_available_channels_of_venue` (Get wifi available channels of venue).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiAvailableChannelsOfVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -5989,7 +6055,8 @@ pub enum GetVenueWifiDhcpClientLeasesVersion {
 }
 /// Request builder for `WirelessApsClient::get_venue_wifi_dhcp_client_leases` (Get venue wifi dhcp client leases).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiDhcpClientLeases<'a> {
     req: ruckus_one_runtime::Request<'a>,
@@ -6067,7 +6134,8 @@ pub enum GetVenueWifiDhcpPoolUsagesVersion {
 }
 /// Request builder for `WirelessApsClient::get_venue_wifi_dhcp_pool_usages` (Get venue wifi dhcp pool usages).
 ///
-/// Set optional parameters with its methods, then call `send`.
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiDhcpPoolUsages<'a> {
     req: ruckus_one_runtime::Request<'a>,

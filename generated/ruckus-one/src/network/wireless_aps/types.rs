@@ -413,8 +413,6 @@ impl AccessPoint {
         self
     }
 }
-/// Afc status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -590,8 +588,6 @@ impl ApBssColoring {
         self
     }
 }
-/// Ap client, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -809,8 +805,6 @@ impl ApClientAdmissionControl {
         self
     }
 }
-/// Ap client query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1066,8 +1060,6 @@ impl ApClientQueryData {
         self
     }
 }
-/// Ap client status: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1218,8 +1210,6 @@ impl ApCompatibilityPage {
         self
     }
 }
-/// Ap diagnosis command, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommand).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1286,8 +1276,6 @@ impl ApDiagnosisCommand {
         self
     }
 }
-/// Ap diagnosis command response, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1347,8 +1335,6 @@ impl ApDiagnosisCommandResponse {
         self
     }
 }
-/// Ap diagnosis command response operation response, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponseOperationResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1424,8 +1410,6 @@ impl ApDiagnosisCommandResponseOperationResponse {
         self
     }
 }
-/// Ap diagnosis command type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommand (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -1483,8 +1467,6 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap floor position, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApFloorPosition).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1552,8 +1534,6 @@ impl ApFloorPosition {
         self
     }
 }
-/// Ap group, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1646,8 +1626,6 @@ impl ApGroup {
         self
     }
 }
-/// Ap information, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1731,8 +1709,6 @@ impl ApInformation {
         self
     }
 }
-/// Ap lan port settings, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSettingsV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1863,8 +1839,6 @@ impl ApLanPortSettings {
         self
     }
 }
-/// Ap lldp neighbor, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLldpNeighbor).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2166,8 +2140,6 @@ impl ApLldpNeighbor {
         self
     }
 }
-/// Ap logs, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLogs).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2341,7 +2313,7 @@ impl ApNeighborPage {
         self
     }
 }
-/// Ap neighbor row: one of several shapes.
+/// One of several shapes, with no field that tells them apart.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbor).
 ///
@@ -2488,8 +2460,6 @@ impl<'de> serde::Deserialize<'de> for ApNeighborRow {
         Ok(Self::Unknown(value))
     }
 }
-/// Ap neighbors, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2557,8 +2527,6 @@ impl ApNeighbors {
         self
     }
 }
-/// Ap neighbors status: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2608,8 +2576,6 @@ impl<'de> serde::Deserialize<'de> for ApNeighborsStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap neighbors type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2663,8 +2629,6 @@ impl<'de> serde::Deserialize<'de> for ApNeighborsType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap packet action, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2765,8 +2729,6 @@ impl ApPacketAction {
         self
     }
 }
-/// Ap packet action action: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2820,8 +2782,6 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionAction {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap packet action capture interface: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2919,8 +2879,6 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionCaptureInterface {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap packet action frame type filter: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -2978,8 +2936,6 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionFrameTypeFilter {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap packets, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3073,8 +3029,6 @@ impl ApPackets {
         self
     }
 }
-/// Ap packets state: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -3160,8 +3114,6 @@ impl<'de> serde::Deserialize<'de> for ApPacketsState {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Ap pictures, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPictures).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3258,8 +3210,6 @@ impl ApPictures {
         self
     }
 }
-/// Ap rf neighbor, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRfNeighbor).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3704,8 +3654,6 @@ impl ApRfNeighbor {
         self
     }
 }
-/// Ap serial number, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -3777,8 +3725,6 @@ impl ApSerialNumber {
         self
     }
 }
-/// Ap system command, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSystemCommand).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3836,8 +3782,6 @@ impl ApSystemCommand {
         self
     }
 }
-/// Ap system command type: the values the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSystemCommand (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -3891,8 +3835,6 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommandType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Aps import results, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -3977,8 +3919,6 @@ impl ApsImportResults {
         self
     }
 }
-/// Cellular status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4249,7 +4189,7 @@ impl CellularStatus {
         self
     }
 }
-/// Create venue ap response: one of several shapes.
+/// One of several shapes, with no field that tells them apart.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml addAp (inline body schema)).
 ///
@@ -4333,8 +4273,6 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
         Ok(Self::Unknown(value))
     }
 }
-/// Floor position, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml FloorPosition).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4411,8 +4349,6 @@ impl FloorPosition {
         self
     }
 }
-/// Import error, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4479,8 +4415,6 @@ impl ImportError {
         self
     }
 }
-/// Lan port status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4546,8 +4480,6 @@ impl LanPortStatus {
         self
     }
 }
-/// Lbs status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4613,8 +4545,6 @@ impl LbsStatus {
         self
     }
 }
-/// Mesh link status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshLinkStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4681,8 +4611,6 @@ impl MeshLinkStatus {
         self
     }
 }
-/// Mesh neighbor, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshNeighbor).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4749,8 +4677,6 @@ impl MeshNeighbor {
         self
     }
 }
-/// Mesh radio status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshRadioStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4817,8 +4743,6 @@ impl MeshRadioStatus {
         self
     }
 }
-/// Mesh status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4912,8 +4836,6 @@ impl MeshStatus {
         self
     }
 }
-/// Network information, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5026,8 +4948,6 @@ impl NetworkInformation {
         self
     }
 }
-/// Network status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5148,8 +5068,6 @@ impl NetworkStatus {
         self
     }
 }
-/// Query response ap client query data, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5270,8 +5188,6 @@ impl QueryResponseApClientQueryData {
         self
     }
 }
-/// Radio status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadioStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5388,8 +5304,6 @@ impl RadioStatus {
         self
     }
 }
-/// Signal status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5485,8 +5399,6 @@ impl SignalStatus {
         self
     }
 }
-/// Sim status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SimStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5610,8 +5522,6 @@ impl SimStatus {
         self
     }
 }
-/// Traffic status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5713,8 +5623,6 @@ impl TrafficStatus {
         self
     }
 }
-/// Venue ap available lte bands, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApAvailableLteBands).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5805,8 +5713,6 @@ impl VenueApAvailableLteBands {
         self
     }
 }
-/// Venue ap row, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6236,8 +6142,6 @@ impl VenueApRow {
         self
     }
 }
-/// Venue ap row health status: the values the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApQueryData (inline); value Poor: payloads ui-fixtures/query_venue_aps/04.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -6303,8 +6207,6 @@ impl<'de> serde::Deserialize<'de> for VenueApRowHealthStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Venue information, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueInformation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6370,8 +6272,6 @@ impl VenueInformation {
         self
     }
 }
-/// Wifi calling status, with the fields the official description lists.
-///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6464,8 +6364,6 @@ impl WifiCallingStatus {
         self
     }
 }
-/// Wifi dhcp client lease, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -6567,8 +6465,6 @@ impl WifiDhcpClientLease {
         self
     }
 }
-/// Wifi dhcp client leases, with the fields the official description lists.
-///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLeases).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
