@@ -70,6 +70,7 @@ fn is_token(l: &Logged) -> bool {
 
 impl Figures {
     pub fn of(log: &[Logged]) -> Figures {
+        dump(log);
         let limits = limits()
             .into_iter()
             .map(|limit| per_limit(log, &limit))
@@ -220,4 +221,27 @@ fn rounds(log: &[Logged]) -> Vec<usize> {
         }
     }
     rounds
+}
+
+/// With `RUCKUS_BENCH_MSP_LOG` set, appends the simulator's log to that file (arrival on the
+/// simulator clock in ms, tenant, operation, status, limit that refused): a closer look at a run.
+fn dump(log: &[Logged]) {
+    let Some(path) = std::env::var_os("RUCKUS_BENCH_MSP_LOG") else {
+        return;
+    };
+    let mut text = String::new();
+    for l in log {
+        text.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\n",
+            l.at_ms,
+            l.tenant.as_deref().unwrap_or("-"),
+            l.operation.as_deref().unwrap_or(&l.path),
+            l.status,
+            l.limited_by.as_deref().unwrap_or("-"),
+        ));
+    }
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(&path);
+    if let Err(e) = file.and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes())) {
+        eprintln!("msp: cannot write the log to {}: {e}", path.to_string_lossy());
+    }
 }
