@@ -20,7 +20,7 @@ use crate::deadline::Deadline;
 use crate::deprecation::{self, Deprecation};
 use crate::error::{ApiError, Error};
 use crate::operation::{ApiAuth, ErrorFamily, Method, Service, TenantLimit};
-use crate::pacing::{Plan, Unsent};
+use crate::pacing::{Plan, Source, Unsent};
 use crate::redact::Redactor;
 use crate::request::SendFuture;
 use crate::response::RawResponse;
@@ -245,7 +245,7 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
     let tenant = req.tenant.as_ref().map_or("", Tenant::id);
     let mut paced = Duration::ZERO;
     loop {
-        let budget = budget_wait(shared, req, tenant, &deadline).await?;
+        let (budget, starting) = budget_wait(shared, req, tenant, &deadline).await?;
         if let Some((wait, unsent)) = budget {
             tokio::time::sleep(wait).await;
             unsent.sent();
@@ -288,7 +288,12 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
             let mut timer = pin!(tokio::time::sleep(deadline.cap(settings.attempt_timeout)));
             let mut pending = pin!(shared.http.execute(outgoing));
             let mut response = match before(timer.as_mut(), pending.as_mut()).await {
-                Some(Ok(response)) => response,
+                Some(Ok(response)) => {
+                    if let Some(source) = starting {
+                        answered(shared, req, tenant, source);
+                    }
+                    response
+                }
                 Some(Err(error)) => break 'attempt Failed::from(Error::from_reqwest(error)),
                 None => break 'attempt Failed::from(Error::Timeout),
             };
@@ -389,6 +394,13 @@ fn throttle(shared: &Shared, req: &Prepared, tenant: &str, policy: &RetryPolicy,
     }
 }
 
+/// An answer came to a call taken while its buckets started: see [`Pacer::answered`].
+fn answered(shared: &Shared, req: &Prepared, tenant: &str, source: Source) {
+    if let Some(plan) = plan_of(shared, req, tenant) {
+        shared.pacer.answered(&plan, tenant, source);
+    }
+}
+
 /// The buckets a call of `req` for `tenant` takes from, if any.
 fn plan_of(shared: &Shared, req: &Prepared, tenant: &str) -> Option<Plan> {
     shared
@@ -460,15 +472,16 @@ fn retry_wait(
 /// long to wait until the limits allow it, if at all (`None` for calls not paced and calls
 /// within budget). A wait that would end after the call's deadline gives the call back and
 /// fails at once with [`Error::Timeout`]. The call taken is given back if the caller drops the
-/// [`Unsent`] (its call cancelled while it waits) before it is sent.
+/// [`Unsent`] (its call cancelled while it waits) before it is sent. With it, where the call
+/// was taken when its buckets were starting (its answer is to be told, [`answered`]).
 async fn budget_wait<'a>(
     shared: &'a Shared,
     req: &Prepared,
     tenant: &'a str,
     deadline: &Deadline,
-) -> Result<Option<(Duration, Unsent<'a>)>, Error> {
+) -> Result<(Option<(Duration, Unsent<'a>)>, Option<Source>), Error> {
     let Some(plan) = plan_of(shared, req, tenant) else {
-        return Ok(None);
+        return Ok((None, None));
     };
     let pacer = &shared.pacer;
     // A shared store answers over the network: its future is boxed inside `reserve`, and a
@@ -478,11 +491,12 @@ async fn budget_wait<'a>(
     } else {
         pacer.reserve_local(&plan, tenant)
     };
-    let wait = reservation.wait;
+    let wait = reservation.taken.wait;
+    let starting = reservation.taken.starting.then_some(reservation.source);
     let unsent = Unsent::new(pacer, plan, tenant, reservation.source);
     if wait.is_zero() {
         unsent.sent();
-        return Ok(None);
+        return Ok((None, starting));
     }
     let service = req.service.map_or("(tenant)", |s| s.name);
     if !deadline.allows_wait(wait) {
@@ -501,7 +515,7 @@ async fn budget_wait<'a>(
         wait_ms = millis(wait),
         "waiting for rate budget"
     );
-    Ok(Some((wait, unsent)))
+    Ok((Some((wait, unsent)), starting))
 }
 
 fn millis(d: Duration) -> u64 {

@@ -20,7 +20,7 @@ mod pacer;
 mod redis;
 mod store;
 
-pub(crate) use pacer::{Pacer, Plan, Unsent};
+pub(crate) use pacer::{Pacer, Plan, Source, Unsent};
 #[cfg(feature = "redis")]
 pub use redis::RedisStore;
 pub use store::PacingStore;
