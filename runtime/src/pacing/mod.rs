@@ -259,5 +259,7 @@ impl Pacing {
     }
 }
 
+#[cfg(all(test, feature = "redis"))]
+mod redis_tests;
 #[cfg(test)]
 mod tests;
