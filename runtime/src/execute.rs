@@ -20,12 +20,15 @@ use crate::deadline::Deadline;
 use crate::deprecation::{self, Deprecation};
 use crate::error::{ApiError, Error};
 use crate::operation::{ApiAuth, ErrorFamily, Method, Service, TenantLimit};
-use crate::pacing::{Plan, Source, Unsent};
 use crate::redact::Redactor;
 use crate::request::SendFuture;
 use crate::response::RawResponse;
 use crate::retry::{RetryPolicy, parse_retry_after};
 use crate::tenant::Tenant;
+
+mod budget;
+
+use budget::{answered, budget_wait, plan_of};
 
 /// Settings of one call that override the client's.
 #[derive(Clone, Debug, Default)]
@@ -394,21 +397,6 @@ fn throttle(shared: &Shared, req: &Prepared, tenant: &str, policy: &RetryPolicy,
     }
 }
 
-/// An answer came to a call taken while its buckets started: see [`Pacer::answered`].
-fn answered(shared: &Shared, req: &Prepared, tenant: &str, source: Source) {
-    if let Some(plan) = plan_of(shared, req, tenant) {
-        shared.pacer.answered(&plan, tenant, source);
-    }
-}
-
-/// The buckets a call of `req` for `tenant` takes from, if any.
-fn plan_of(shared: &Shared, req: &Prepared, tenant: &str) -> Option<Plan> {
-    shared
-        .pacer
-        .pacing()
-        .plan(req.tenant_limit, req.service, tenant)
-}
-
 /// `work`'s output, or `None` when `timer` fires first; both stay where they are (pinned in the
 /// caller's future) instead of moving into a combinator.
 fn before<'a, F: Future>(
@@ -468,56 +456,6 @@ fn retry_wait(
         }
     }
 }
-/// Takes one call from the buckets of `req` for `tenant` (the tenant's and the service's): how
-/// long to wait until the limits allow it, if at all (`None` for calls not paced and calls
-/// within budget). A wait that would end after the call's deadline gives the call back and
-/// fails at once with [`Error::Timeout`]. The call taken is given back if the caller drops the
-/// [`Unsent`] (its call cancelled while it waits) before it is sent. With it, where the call
-/// was taken when its buckets were starting (its answer is to be told, [`answered`]).
-async fn budget_wait<'a>(
-    shared: &'a Shared,
-    req: &Prepared,
-    tenant: &'a str,
-    deadline: &Deadline,
-) -> Result<(Option<(Duration, Unsent<'a>)>, Option<Source>), Error> {
-    let Some(plan) = plan_of(shared, req, tenant) else {
-        return Ok((None, None));
-    };
-    let pacer = &shared.pacer;
-    // A shared store answers over the network: its future is boxed inside `reserve`, and a
-    // client without one never builds it.
-    let reservation = if pacer.is_shared() {
-        pacer.reserve(&plan, tenant).await
-    } else {
-        pacer.reserve_local(&plan, tenant)
-    };
-    let wait = reservation.taken.wait;
-    let starting = reservation.taken.starting.then_some(reservation.source);
-    let unsent = Unsent::new(pacer, plan, tenant, reservation.source);
-    if wait.is_zero() {
-        unsent.sent();
-        return Ok((None, starting));
-    }
-    let service = req.service.map_or("(tenant)", |s| s.name);
-    if !deadline.allows_wait(wait) {
-        drop(unsent);
-        tracing::info!(
-            target: "ruckus_one_runtime",
-            service,
-            wait_ms = millis(wait),
-            "not sending: the rate budget frees up after the call's deadline"
-        );
-        return Err(Error::Timeout);
-    }
-    tracing::debug!(
-        target: "ruckus_one_runtime",
-        service,
-        wait_ms = millis(wait),
-        "waiting for rate budget"
-    );
-    Ok((Some((wait, unsent)), starting))
-}
-
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
