@@ -43,7 +43,8 @@ pub fn customers(tenants: usize) -> Vec<String> {
 pub async fn simulator(tenants: usize) -> Result<Simulator, Failure> {
     let mut config = SimConfig::default()
         .credential(CLIENT_ID, SECRET, MSP)
-        .activity_duration(ACTIVITY);
+        .activity_duration(ACTIVITY)
+        .max_connections(4096);
     for id in customers(tenants) {
         config = config.customer(MSP, &id);
     }

@@ -141,7 +141,10 @@ async fn run(options: &Options, stop: bool) -> Result<(), Failure> {
         "{bench}: {accepted} writes accepted, {failed} failed, {succeeded} activities succeeded after {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    let figures = Figures::of(&sim.requests());
+    let mut figures = Figures::of(&sim.requests());
+    if stop {
+        figures = figures.with_fallback();
+    }
     figures.report(
         bench,
         tenants * each * PROCESSES,

@@ -20,12 +20,15 @@ use crate::deadline::Deadline;
 use crate::deprecation::{self, Deprecation};
 use crate::error::{ApiError, Error};
 use crate::operation::{ApiAuth, ErrorFamily, Method, Service, TenantLimit};
-use crate::pacing::{Plan, Unsent};
 use crate::redact::Redactor;
 use crate::request::SendFuture;
 use crate::response::RawResponse;
 use crate::retry::{RetryPolicy, parse_retry_after};
 use crate::tenant::Tenant;
+
+mod budget;
+
+use budget::{answered, budget_wait, plan_of};
 
 /// Settings of one call that override the client's.
 #[derive(Clone, Debug, Default)]
@@ -245,7 +248,7 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
     let tenant = req.tenant.as_ref().map_or("", Tenant::id);
     let mut paced = Duration::ZERO;
     loop {
-        let budget = budget_wait(shared, req, tenant, &deadline).await?;
+        let (budget, starting) = budget_wait(shared, req, tenant, &deadline).await?;
         if let Some((wait, unsent)) = budget {
             tokio::time::sleep(wait).await;
             unsent.sent();
@@ -288,7 +291,12 @@ async fn attempts(client: &Client, req: &Prepared, span: &Span) -> Result<RawRes
             let mut timer = pin!(tokio::time::sleep(deadline.cap(settings.attempt_timeout)));
             let mut pending = pin!(shared.http.execute(outgoing));
             let mut response = match before(timer.as_mut(), pending.as_mut()).await {
-                Some(Ok(response)) => response,
+                Some(Ok(response)) => {
+                    if let Some(source) = starting {
+                        answered(shared, req, tenant, source);
+                    }
+                    response
+                }
                 Some(Err(error)) => break 'attempt Failed::from(Error::from_reqwest(error)),
                 None => break 'attempt Failed::from(Error::Timeout),
             };
@@ -389,14 +397,6 @@ fn throttle(shared: &Shared, req: &Prepared, tenant: &str, policy: &RetryPolicy,
     }
 }
 
-/// The buckets a call of `req` for `tenant` takes from, if any.
-fn plan_of(shared: &Shared, req: &Prepared, tenant: &str) -> Option<Plan> {
-    shared
-        .pacer
-        .pacing()
-        .plan(req.tenant_limit, req.service, tenant)
-}
-
 /// `work`'s output, or `None` when `timer` fires first; both stay where they are (pinned in the
 /// caller's future) instead of moving into a combinator.
 fn before<'a, F: Future>(
@@ -456,54 +456,6 @@ fn retry_wait(
         }
     }
 }
-/// Takes one call from the buckets of `req` for `tenant` (the tenant's and the service's): how
-/// long to wait until the limits allow it, if at all (`None` for calls not paced and calls
-/// within budget). A wait that would end after the call's deadline gives the call back and
-/// fails at once with [`Error::Timeout`]. The call taken is given back if the caller drops the
-/// [`Unsent`] (its call cancelled while it waits) before it is sent.
-async fn budget_wait<'a>(
-    shared: &'a Shared,
-    req: &Prepared,
-    tenant: &'a str,
-    deadline: &Deadline,
-) -> Result<Option<(Duration, Unsent<'a>)>, Error> {
-    let Some(plan) = plan_of(shared, req, tenant) else {
-        return Ok(None);
-    };
-    let pacer = &shared.pacer;
-    // A shared store answers over the network: its future is boxed inside `reserve`, and a
-    // client without one never builds it.
-    let reservation = if pacer.is_shared() {
-        pacer.reserve(&plan, tenant).await
-    } else {
-        pacer.reserve_local(&plan, tenant)
-    };
-    let wait = reservation.wait;
-    let unsent = Unsent::new(pacer, plan, tenant, reservation.source);
-    if wait.is_zero() {
-        unsent.sent();
-        return Ok(None);
-    }
-    let service = req.service.map_or("(tenant)", |s| s.name);
-    if !deadline.allows_wait(wait) {
-        drop(unsent);
-        tracing::info!(
-            target: "ruckus_one_runtime",
-            service,
-            wait_ms = millis(wait),
-            "not sending: the rate budget frees up after the call's deadline"
-        );
-        return Err(Error::Timeout);
-    }
-    tracing::debug!(
-        target: "ruckus_one_runtime",
-        service,
-        wait_ms = millis(wait),
-        "waiting for rate budget"
-    );
-    Ok(Some((wait, unsent)))
-}
-
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }

@@ -7,7 +7,10 @@
 //! policy's [`max_retry_after`](crate::RetryPolicy::max_retry_after): a longer one is returned
 //! to the caller in the error), so the calls queued behind it wait too instead of provoking
 //! more. Retries stay the retry policy's: pacing only delays attempts, it never adds or repeats
-//! one. The buckets live in the client's memory (shared by its clones) or in a
+//! one. A bucket that was full counts its refill from the first answer to a call it let go
+//! (within a second), not from the call: the service's bucket stays full until the calls
+//! arrive, and calls sent at once on fresh connections may arrive late, bunched with the ones
+//! paced after them. The buckets live in the client's memory (shared by its clones) or in a
 //! [`PacingStore`] that several processes share.
 
 use std::collections::BTreeMap;
@@ -20,7 +23,7 @@ mod pacer;
 mod redis;
 mod store;
 
-pub(crate) use pacer::{Pacer, Plan, Unsent};
+pub(crate) use pacer::{Pacer, Plan, Source, Unsent};
 #[cfg(feature = "redis")]
 pub use redis::RedisStore;
 pub use store::PacingStore;
@@ -259,5 +262,7 @@ impl Pacing {
     }
 }
 
+#[cfg(all(test, feature = "redis"))]
+mod redis_tests;
 #[cfg(test)]
 mod tests;

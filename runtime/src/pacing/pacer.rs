@@ -48,6 +48,23 @@ pub(crate) enum Op {
     Give,
     /// Empty it after a `429`, and hold it for the answer's `Retry-After`.
     Empty(Option<Duration>),
+    /// A call taken while the bucket starts ([`Taken::starting`]) was answered: the service has
+    /// seen it, so its bucket is running.
+    Answered,
+}
+
+/// How long after a call found its bucket full the bucket's refill may be counted from the
+/// first answer instead ([`Op::Answered`]): a call answered later (or never) counts from then.
+pub(crate) const START_WINDOW: Duration = Duration::from_secs(1);
+
+/// What taking a call from a bucket gave.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Taken {
+    /// The wait before the call may be sent.
+    pub(crate) wait: Duration,
+    /// The call was taken while its bucket starts (full when the first call of the window was
+    /// taken): its answer, the first of the window's, is told with [`Op::Answered`].
+    pub(crate) starting: bool,
 }
 
 /// Where a call was taken from.
@@ -67,6 +84,13 @@ struct Bucket {
     updated: Instant,
     /// Held until then by a `Retry-After`.
     held_until: Option<Instant>,
+    /// When a call found the bucket full: until the first answer of a call taken since, the
+    /// service's bucket may still be full (the calls are on their way), and the refill counted
+    /// meanwhile is taken back at that answer.
+    started: Option<Instant>,
+    /// A fallback bucket mirroring a shared one: how far ahead the shared bucket promised its
+    /// last call (see [`Pacer::mirror`]).
+    queue: Duration,
 }
 
 impl Bucket {
@@ -81,11 +105,32 @@ impl Bucket {
         self.updated = now;
     }
 
-    /// Applies `op`; the wait before the call may be sent.
-    fn apply(&mut self, op: Op, now: Instant, size: f64, rate: f64) -> Duration {
+    fn new(tokens: f64, updated: Instant) -> Bucket {
+        Bucket {
+            tokens,
+            updated,
+            held_until: None,
+            started: None,
+            queue: Duration::ZERO,
+        }
+    }
+
+    /// Applies `op`; what the call taken got (nothing for the other operations).
+    fn apply(&mut self, op: Op, now: Instant, size: f64, rate: f64) -> Taken {
         self.refill(now, size, rate);
-        match op {
+        let mut starting = false;
+        let wait = match op {
             Op::Take => {
+                if self
+                    .started
+                    .is_some_and(|s| now.saturating_duration_since(s) > START_WINDOW)
+                {
+                    self.started = None;
+                }
+                if self.started.is_none() && self.tokens >= size {
+                    self.started = Some(now);
+                }
+                starting = self.started.is_some();
                 self.tokens -= 1.0;
                 let wait = if self.tokens >= 0.0 {
                     Duration::ZERO
@@ -107,7 +152,17 @@ impl Bucket {
                 }
                 Duration::ZERO
             }
-        }
+            Op::Answered => {
+                // The service's bucket ran from the first arrival at the latest now: the refill
+                // counted since the start (at most the window's) was not the service's yet.
+                if let Some(started) = self.started.take() {
+                    let early = now.saturating_duration_since(started).min(START_WINDOW);
+                    self.tokens -= early.as_secs_f64() * rate;
+                }
+                Duration::ZERO
+            }
+        };
+        Taken { wait, starting }
     }
 }
 
@@ -125,7 +180,7 @@ pub(crate) struct Pacer {
 
 /// A call taken from the buckets: how long to wait before sending it, and where it was taken.
 pub(crate) struct Reservation {
-    pub(crate) wait: Duration,
+    pub(crate) taken: Taken,
     pub(crate) source: Source,
 }
 
@@ -150,26 +205,33 @@ impl Pacer {
     }
 
     /// Applies `op` to the local buckets of `plan` for `tenant`: the longest wait of them.
-    pub(crate) fn apply_local(&self, plan: &Plan, tenant: &str, op: Op) -> Duration {
+    pub(crate) fn apply_local(&self, plan: &Plan, tenant: &str, op: Op) -> Taken {
         let now = Instant::now();
         let share = self.local_share;
         let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
-        let mut wait = Duration::ZERO;
+        let mut taken = Taken::default();
         for spec in plan.specs() {
             let (size, rate) = ((spec.size * share).max(1.0), (spec.rate * share).max(0.01));
             let tenants = local.entry(spec.scope).or_default();
             let bucket = match tenants.get_mut(tenant) {
                 Some(bucket) => bucket,
-                None => tenants.entry(tenant.into()).or_insert(Bucket {
-                    // A fallback bucket starts empty: the shared budget may be spent already.
-                    tokens: if share < 1.0 { 0.0 } else { size },
-                    updated: now,
-                    held_until: None,
-                }),
+                // A fallback bucket starts empty: the shared budget may be spent already.
+                None => tenants
+                    .entry(tenant.into())
+                    .or_insert(Bucket::new(if share < 1.0 { 0.0 } else { size }, now)),
             };
-            wait = wait.max(bucket.apply(op, now, size, rate));
+            if op == Op::Take && !bucket.queue.is_zero() {
+                // The first local call after the shared store stopped answering: the other
+                // processes' calls promised since this one's last may reach as far ahead from
+                // now as the shared bucket's queue reached then.
+                bucket.updated = bucket.updated.max(now + bucket.queue);
+                bucket.queue = Duration::ZERO;
+            }
+            let this = bucket.apply(op, now, size, rate);
+            taken.wait = taken.wait.max(this.wait);
+            taken.starting |= this.starting;
         }
-        wait
+        taken
     }
 
     /// Takes one call from the buckets of `plan` for `tenant`. The caller waits
@@ -177,45 +239,54 @@ impl Pacer {
     pub(crate) async fn reserve(&self, plan: &Plan, tenant: &str) -> Reservation {
         #[cfg(feature = "redis")]
         if let Some(store) = self.pacing.store_ref().shared() {
-            if let Some(wait) = Box::pin(store.apply(plan, tenant, Op::Take)).await {
-                self.mirror(plan, tenant, wait);
+            if let Some(taken) = Box::pin(store.apply(plan, tenant, Op::Take)).await {
+                self.mirror(plan, tenant, taken.wait);
                 return Reservation {
-                    wait,
+                    taken,
                     source: Source::Shared,
                 };
             }
         }
-        Reservation {
-            wait: self.apply_local(plan, tenant, Op::Take),
-            source: Source::Local,
-        }
+        self.reserve_local(plan, tenant)
     }
 
     /// Keeps the local (fallback) buckets of `plan` empty until `wait` from now, when the
     /// shared buckets let the call just taken go: should the shared store stop answering, the
     /// calls it already promised (to every process: its wait counts them all) go out first,
-    /// and the fallback pacing only starts after them.
+    /// and the fallback pacing only starts after them. The other processes' calls promised
+    /// after this one are not known here: the first local call after the store stopped
+    /// answering assumes the shared bucket's queue reached `wait` ahead of it as well.
     #[cfg_attr(not(feature = "redis"), allow(dead_code))]
     pub(crate) fn mirror(&self, plan: &Plan, tenant: &str, wait: Duration) {
         let until = Instant::now() + wait;
         let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
         for spec in plan.specs() {
             let tenants = local.entry(spec.scope).or_default();
-            let bucket = tenants.entry(tenant.into()).or_insert(Bucket {
-                tokens: 0.0,
-                updated: until,
-                held_until: None,
-            });
+            let bucket = tenants
+                .entry(tenant.into())
+                .or_insert(Bucket::new(0.0, until));
             bucket.tokens = bucket.tokens.min(0.0);
             bucket.updated = bucket.updated.max(until);
+            bucket.queue = wait;
         }
     }
 
     /// Takes one call from local buckets only (no shared store configured).
     pub(crate) fn reserve_local(&self, plan: &Plan, tenant: &str) -> Reservation {
         Reservation {
-            wait: self.apply_local(plan, tenant, Op::Take),
+            taken: self.apply_local(plan, tenant, Op::Take),
             source: Source::Local,
+        }
+    }
+
+    /// A call taken while its buckets started ([`Taken::starting`]) was answered (from
+    /// `source`): the refill counted before the service saw the calls is taken back.
+    pub(crate) fn answered(&self, plan: &Plan, tenant: &str, source: Source) {
+        match source {
+            Source::Local => {
+                self.apply_local(plan, tenant, Op::Answered);
+            }
+            Source::Shared => self.spawn_shared(plan, tenant, Op::Answered),
         }
     }
 

@@ -15,27 +15,36 @@ use std::time::Duration;
 use redis::aio::MultiplexedConnection;
 use tokio::time::Instant;
 
-use super::pacer::{Op, Plan};
+use super::pacer::{Op, Plan, START_WINDOW, Taken};
 use crate::error::Error;
 
-/// The atomic operation on a call's buckets. `KEYS`: the buckets. `ARGV`: the operation
-/// (`take`, `give` or `empty`), the hold in milliseconds (for `empty`), then each bucket's size
-/// and refill per second. Answers the wait in microseconds before the call may be sent.
+/// The atomic operation on a call's buckets, the memory buckets' rules (`pacer.rs`) on the
+/// server. `KEYS`: the buckets. `ARGV`: the operation (`take`, `give`, `empty` or `answered`),
+/// the hold in milliseconds (for `empty`), the start window in milliseconds
+/// ([`START_WINDOW`]), then each bucket's size and refill per second. Answers the wait in
+/// microseconds before the call may be sent, and 1 when the call was taken while its buckets
+/// start (else 0).
 const SCRIPT: &str = r"
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local op = ARGV[1]
 local hold = tonumber(ARGV[2]) * 1000
+local window = tonumber(ARGV[3]) * 1000
 local wait = 0
+local starting = 0
 for i, key in ipairs(KEYS) do
-  local size = tonumber(ARGV[1 + 2 * i])
-  local rate = tonumber(ARGV[2 + 2 * i])
-  local v = redis.call('HMGET', key, 'tokens', 'ts', 'held')
+  local size = tonumber(ARGV[2 + 2 * i])
+  local rate = tonumber(ARGV[3 + 2 * i])
+  local v = redis.call('HMGET', key, 'tokens', 'ts', 'held', 'started')
   local tokens = tonumber(v[1]) or size
   local ts = tonumber(v[2]) or now
   local held = tonumber(v[3]) or 0
+  local started = tonumber(v[4]) or 0
   if now > ts then tokens = math.min(size, tokens + (now - ts) / 1000000 * rate) end
   if op == 'take' then
+    if started > 0 and now - started > window then started = 0 end
+    if started == 0 and tokens >= size then started = now end
+    if started > 0 then starting = 1 end
     tokens = tokens - 1
     local w = 0
     if tokens < 0 then w = -tokens / rate * 1000000 end
@@ -43,14 +52,20 @@ for i, key in ipairs(KEYS) do
     wait = math.max(wait, w)
   elseif op == 'give' then
     tokens = math.min(size, tokens + 1)
+  elseif op == 'answered' then
+    if started > 0 then
+      tokens = tokens - math.min(now - started, window) / 1000000 * rate
+      started = 0
+    end
   else
     tokens = math.min(tokens, 0)
     if hold > 0 then held = math.max(held, now + hold) end
   end
-  redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now), 'held', tostring(held))
+  redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now), 'held', tostring(held),
+    'started', tostring(started))
   redis.call('PEXPIRE', key, math.ceil((size - tokens) / rate * 1000) + 60000)
 end
-return math.ceil(wait)
+return {math.ceil(wait), starting}
 ";
 
 /// A Redis server holding the pacing buckets of every process that uses it
@@ -146,16 +161,19 @@ impl RedisStore {
         self.fallback_share
     }
 
-    /// Applies `op` to the buckets of `plan` for `tenant` on the server: the wait before the
-    /// call may be sent, or `None` when the server did not answer (the caller paces locally).
-    pub(crate) async fn apply(&self, plan: &Plan, tenant: &str, op: Op) -> Option<Duration> {
+    /// Applies `op` to the buckets of `plan` for `tenant` on the server: what the call taken
+    /// got, or `None` when the server did not answer (the caller paces locally).
+    pub(crate) async fn apply(&self, plan: &Plan, tenant: &str, op: Op) -> Option<Taken> {
         if self.is_down() {
             return None;
         }
         match self.run(plan, tenant, op).await {
-            Ok(micros) => {
+            Ok((micros, starting)) => {
                 self.answered();
-                Some(Duration::from_micros(u64::try_from(micros).unwrap_or(0)))
+                Some(Taken {
+                    wait: Duration::from_micros(u64::try_from(micros).unwrap_or(0)),
+                    starting: starting != 0,
+                })
             }
             Err(reason) => {
                 self.failed(reason).await;
@@ -164,24 +182,26 @@ impl RedisStore {
         }
     }
 
-    async fn run(&self, plan: &Plan, tenant: &str, op: Op) -> Result<i64, &'static str> {
+    async fn run(&self, plan: &Plan, tenant: &str, op: Op) -> Result<(i64, i64), &'static str> {
         let mut connection = self.connection().await?;
         let (name, hold) = match op {
             Op::Take => ("take", Duration::ZERO),
             Op::Give => ("give", Duration::ZERO),
             Op::Empty(hold) => ("empty", hold.unwrap_or_default()),
+            Op::Answered => ("answered", Duration::ZERO),
         };
         let mut call = self.script.prepare_invoke();
         for spec in plan.specs() {
             call.key(format!("{}:{{{tenant}}}:{}", self.prefix, spec.scope));
         }
-        call.arg(name)
-            .arg(u64::try_from(hold.as_millis()).unwrap_or(u64::MAX));
+        let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        call.arg(name).arg(millis(hold)).arg(millis(START_WINDOW));
         for spec in plan.specs() {
             call.arg(spec.size).arg(spec.rate);
         }
-        match tokio::time::timeout(self.timeout, call.invoke_async::<i64>(&mut connection)).await {
-            Ok(Ok(micros)) => Ok(micros),
+        let invoke = call.invoke_async::<(i64, i64)>(&mut connection);
+        match tokio::time::timeout(self.timeout, invoke).await {
+            Ok(Ok(answer)) => Ok(answer),
             Ok(Err(e)) if e.is_io_error() || e.is_connection_dropped() => {
                 Err("the connection failed")
             }

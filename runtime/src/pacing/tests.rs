@@ -1,7 +1,7 @@
 //! The buckets on tokio's paused clock.
 
 use super::*;
-use crate::pacing::pacer::Source;
+use crate::pacing::pacer::START_WINDOW;
 
 static WIFI: Service = Service {
     name: "wifi",
@@ -43,7 +43,7 @@ fn take(
 ) -> Duration {
     let plan = pacer.pacing().plan(limit, Some(service), tenant);
     plan.map_or(Duration::MAX, |plan| {
-        pacer.reserve_local(&plan, tenant).wait
+        pacer.reserve_local(&plan, tenant).taken.wait
     })
 }
 
@@ -123,11 +123,11 @@ async fn a_call_dropped_while_it_waits_gives_its_budget_back() {
     let plan = pacer.pacing().plan(None, Some(&WIFI), "a").expect("paced");
     assert!(waits(&pacer, "a", 10).iter().all(Duration::is_zero));
     for _ in 0..200 {
-        let wait = pacer.reserve_local(&plan, "a").wait;
+        let wait = pacer.reserve_local(&plan, "a").taken.wait;
         assert!(!wait.is_zero());
         drop(Unsent::new(&pacer, plan, "a", Source::Local));
     }
-    let kept = pacer.reserve_local(&plan, "a").wait;
+    let kept = pacer.reserve_local(&plan, "a").taken.wait;
     Unsent::new(&pacer, plan, "a", Source::Local).sent();
     assert_eq!(kept, Duration::from_millis(200));
     assert_eq!(waits(&pacer, "a", 1)[0], Duration::from_millis(400));
@@ -152,7 +152,10 @@ async fn one_tenant_across_three_services_shares_its_tenant_bucket() {
         .pacing()
         .plan(TENANT, None, "a")
         .expect("the tenant's bucket");
-    assert_eq!(pacer.reserve_local(&plan, "a").wait, Duration::from_secs(1));
+    assert_eq!(
+        pacer.reserve_local(&plan, "a").taken.wait,
+        Duration::from_secs(1)
+    );
     // Another tenant does not share it.
     assert_eq!(take(&pacer, TENANT, &WIFI, "b"), Duration::ZERO);
 }
@@ -188,14 +191,60 @@ async fn a_fallback_bucket_starts_after_the_calls_the_shared_one_promised() {
     // The shared bucket let the last call go 2 s from now: the local one gives nothing before.
     pacer.mirror(&plan, "a", Duration::from_secs(2));
     assert_eq!(
-        pacer.reserve_local(&plan, "a").wait,
+        pacer.reserve_local(&plan, "a").taken.wait,
         Duration::from_millis(2200)
     );
     tokio::time::advance(Duration::from_secs(3)).await;
     // 1 s of refill (5 calls) after the promised ones, one of them taken already.
     let later: Vec<_> = (0..5)
-        .map(|_| pacer.reserve_local(&plan, "a").wait)
+        .map(|_| pacer.reserve_local(&plan, "a").taken.wait)
         .collect();
     assert!(later[..4].iter().all(Duration::is_zero), "{later:?}");
     assert!(!later[4].is_zero());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_full_bucket_refills_from_the_first_answer() {
+    let pacer = Pacer::new(exact());
+    let plan = pacer.pacing().plan(None, Some(&WIFI), "a").expect("paced");
+    // The 10 at once found the bucket starting; their answers come 400 ms later (connections
+    // opened, the service loaded): the service's bucket ran from their arrival.
+    let first: Vec<_> = (0..10)
+        .map(|_| pacer.reserve_local(&plan, "a").taken)
+        .collect();
+    assert!(
+        first.iter().all(|t| t.starting && t.wait.is_zero()),
+        "{first:?}"
+    );
+    tokio::time::advance(Duration::from_millis(400)).await;
+    pacer.answered(&plan, "a", Source::Local);
+    // The 400 ms of refill (2 calls) before the answer do not count: the next call waits.
+    let next = pacer.reserve_local(&plan, "a").taken;
+    assert_eq!(next.wait, Duration::from_millis(200));
+    assert!(!next.starting);
+    // Only the first answer counts.
+    pacer.answered(&plan, "a", Source::Local);
+    assert_eq!(waits(&pacer, "a", 1)[0], Duration::from_millis(400));
+    // Without an answer in the window, the refill counts from the first call.
+    let pacer = Pacer::new(exact());
+    assert!(waits(&pacer, "a", 10).iter().all(Duration::is_zero));
+    tokio::time::advance(START_WINDOW + Duration::from_millis(200)).await;
+    let late = pacer.reserve_local(&plan, "a").taken;
+    assert!(late.wait.is_zero() && !late.starting, "{late:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_fallback_bucket_assumes_the_shared_queue_reaches_as_far_from_now() {
+    let pacer = Pacer::new(exact());
+    let plan = pacer.pacing().plan(None, Some(&WIFI), "a").expect("paced");
+    // The last shared take let its call go 2 s later; the store stops answering 1.5 s after
+    // it, while the other processes kept taking: their calls may reach 2 s past that.
+    pacer.mirror(&plan, "a", Duration::from_secs(2));
+    tokio::time::advance(Duration::from_millis(1500)).await;
+    assert_eq!(
+        pacer.reserve_local(&plan, "a").taken.wait,
+        Duration::from_millis(2200)
+    );
+    // Once: the next local call follows the local refill.
+    assert_eq!(waits(&pacer, "a", 1)[0], Duration::from_millis(2400));
 }
