@@ -1,17 +1,21 @@
 //! Every operation of the RUCKUS One APIs as data, generated from the `ruckus-one` spec.
 //!
 //! The tables (`generated/catalog/<api>.json`, written by `cargo xtask generate`) are compiled
-//! in; [`Catalog::get`] reads them once per process. The simulator, the command line and the
+//! in; [`Catalog::get`] reads them once per process, whole; [`Index`] (`index.json`, written with
+//! them) says where each API's header, each area's routes and each schema are in them, for a
+//! reader that needs only a part. The simulator, the command line and the
 //! MCP server read them through this model, and the generator writes them through it, so the
 //! format has one definition.
 
 pub mod closed;
+mod index;
 mod model;
 
 pub use closed::{
     AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
     ResponseKind, Role,
 };
+pub use index::{ApiIndex, AreaIndex, Index, Span};
 pub use model::{
     ApiInfo, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
     TenantLimit, TokenInfo, Version,
@@ -20,14 +24,14 @@ pub use model::{
 #[cfg(feature = "tables")]
 use std::sync::OnceLock;
 
-/// The tables' JSON text, compiled in (through the package's `tables` link to
-/// `generated/catalog/`): for a reader that parses only part of them (the command line reads the
-/// routes at start and a schema only when it needs one).
+/// Each API's name and table text, compiled in (through the package's `tables` link to
+/// `generated/catalog/`). A reader of part of them goes through [`Index`] (the command line
+/// reads one area's routes and the schemas it uses).
 #[cfg(feature = "tables")]
-pub const TABLES: [&str; 3] = [
-    include_str!("../tables/analytics.json"),
-    include_str!("../tables/network.json"),
-    include_str!("../tables/resident_portal.json"),
+pub const TABLES: [(&str, &str); 3] = [
+    ("analytics", include_str!("../tables/analytics.json")),
+    ("network", include_str!("../tables/network.json")),
+    ("resident_portal", include_str!("../tables/resident_portal.json")),
 ];
 
 /// Every API's table.
@@ -46,7 +50,9 @@ impl Catalog {
             .get_or_init(|| {
                 let apis = TABLES
                     .iter()
-                    .map(|t| serde_json::from_str(t).map_err(|e| format!("catalog table: {e}")))
+                    .map(|(_, t)| {
+                        serde_json::from_str(t).map_err(|e| format!("catalog table: {e}"))
+                    })
                     .collect::<Result<Vec<Table>, String>>()?;
                 Ok(Catalog { apis })
             })
