@@ -34,7 +34,9 @@ fn once<T: Send + Sync>(
     build: impl FnOnce() -> Result<T, String>,
 ) -> Result<&'static T, Failure> {
     let cells = cells.get_or_init(Default::default);
-    let mut map = cells.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut map = cells
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(v) = map.get(key) {
         return Ok(v);
     }
@@ -75,7 +77,7 @@ pub fn table(name: &str) -> Result<&'static Table, Failure> {
             generated: String::new(),
             api: api.info()?,
             routes: Vec::new(),
-            schemas: serde_json::Map::new(),
+            schemas: Default::default(),
         })
     })
 }
@@ -135,9 +137,11 @@ pub fn schema(table: &Table, reference: &str) -> Option<&'static Value> {
     static SCHEMAS: OnceLock<Mutex<HashMap<String, &'static Option<Value>>>> = OnceLock::new();
     let name = reference.strip_prefix("#/components/schemas/")?;
     let api = api_index(&table.api.name).ok()?;
-    once(&SCHEMAS, &format!("{} {name}", api.name), || api.schema(name))
-        .ok()?
-        .as_ref()
+    once(&SCHEMAS, &format!("{} {name}", api.name), || {
+        api.schema(name)
+    })
+    .ok()?
+    .as_ref()
 }
 
 /// The token settings (the same for every API).
