@@ -19,8 +19,8 @@ use super::text::PREAMBLE;
 use crate::ir::{ApiIr, AuthIr, BodyKind, Ir, Lifecycle, OpIr, ParamIr, ResponseKind};
 use family::Role;
 use ruckus_one_catalog::{
-    ApiIndex, ApiInfo, AreaIndex, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody, ResponseBody, Route,
-    Span, TenantLimit, TokenInfo, Version,
+    ApiIndex, ApiInfo, AreaIndex, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody,
+    ResponseBody, Route, Span, TenantLimit, TokenInfo, Version,
 };
 use serde_yaml::{Mapping, Value};
 use std::collections::BTreeMap;
