@@ -125,7 +125,7 @@ pub fn by_words(words: &[&str]) -> Result<Option<Op>, Failure> {
 /// The operation of `table`'s API whose id is `id`.
 pub fn by_id(table: &'static Table, id: &str) -> Option<Op> {
     let api = api_index(&table.api.name).ok()?;
-    let area = api.areas.iter().find(|a| a.ids.iter().any(|i| i == id))?;
+    let area = index().ok()?.by_id(&api.name, id)?;
     area_ops(api, area)
         .ok()?
         .into_iter()
