@@ -79,7 +79,10 @@ pub fn root(area: Option<&str>) -> Result<Command, crate::exit::Failure> {
         .subcommand_required(true)
         .args(globals())
         .subcommands(crate::builtin::commands());
-    for a in ops::areas()? {
+    let mut areas = ops::areas()?;
+    // Listed by name, as `--help` and completion show them.
+    areas.sort_by_key(|a| a.command);
+    for a in areas {
         let about = format!(
             "{} operations ({} API, area {})",
             a.operations, a.api, a.area
