@@ -1,33 +1,42 @@
 //! Every operation of the RUCKUS One APIs as data, generated from the `ruckus-one` spec.
 //!
 //! The tables (`generated/catalog/<api>.json`, written by `cargo xtask generate`) are compiled
-//! in; [`Catalog::get`] reads them once per process. The simulator, the command line and the
+//! in; [`Catalog::get`] reads them once per process, whole; [`Index`] (`index.json`, written with
+//! them) says where each API's header, each area's routes and each schema are in them, for a
+//! reader that needs only a part. The simulator, the command line and the
 //! MCP server read them through this model, and the generator writes them through it, so the
 //! format has one definition.
 
 pub mod closed;
+mod index;
 mod model;
+mod schemas;
 
 pub use closed::{
     AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
     ResponseKind, Role,
 };
+pub use index::{ApiIndex, AreaIndex, Index, Span};
 pub use model::{
     ApiInfo, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
     TenantLimit, TokenInfo, Version,
 };
+pub use schemas::Schemas;
 
 #[cfg(feature = "tables")]
 use std::sync::OnceLock;
 
-/// The tables' JSON text, compiled in (through the package's `tables` link to
-/// `generated/catalog/`): for a reader that parses only part of them (the command line reads the
-/// routes at start and a schema only when it needs one).
+/// Each API's name and table text, compiled in (through the package's `tables` link to
+/// `generated/catalog/`). A reader of part of them goes through [`Index`] (the command line
+/// reads one area's routes and the schemas it uses).
 #[cfg(feature = "tables")]
-pub const TABLES: [&str; 3] = [
-    include_str!("../tables/analytics.json"),
-    include_str!("../tables/network.json"),
-    include_str!("../tables/resident_portal.json"),
+pub const TABLES: [(&str, &str); 3] = [
+    ("analytics", include_str!("../tables/analytics.json")),
+    ("network", include_str!("../tables/network.json")),
+    (
+        "resident_portal",
+        include_str!("../tables/resident_portal.json"),
+    ),
 ];
 
 /// Every API's table.
@@ -37,16 +46,18 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// The compiled-in tables, parsed on first use. An error names what did not parse (a
-    /// generator and a catalog of different versions).
+    /// The compiled-in tables, parsed on first use: every route; each schema when it is first
+    /// resolved (see [`Schemas`]). An error names what did not parse (a generator and a catalog
+    /// of different versions).
     #[cfg(feature = "tables")]
     pub fn get() -> Result<&'static Catalog, String> {
         static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
         CATALOG
             .get_or_init(|| {
+                let index = Index::get()?;
                 let apis = TABLES
                     .iter()
-                    .map(|t| serde_json::from_str(t).map_err(|e| format!("catalog table: {e}")))
+                    .map(|(name, text)| compiled_table(index, name, text))
                     .collect::<Result<Vec<Table>, String>>()?;
                 Ok(Catalog { apis })
             })
@@ -68,4 +79,35 @@ impl Catalog {
             .iter()
             .flat_map(|t| t.routes.iter().map(move |r| (t, r)))
     }
+}
+
+/// One compiled-in table: its header and routes parsed, its schemas found through the index.
+#[cfg(feature = "tables")]
+fn compiled_table(index: &Index, name: &str, text: &'static str) -> Result<Table, String> {
+    /// A table without its schemas (skipped, not parsed).
+    #[derive(serde::Deserialize)]
+    struct Routes {
+        #[serde(default)]
+        generated: String,
+        api: ApiInfo,
+        routes: Vec<Route>,
+    }
+    let r: Routes = serde_json::from_str(text).map_err(|e| format!("catalog table: {e}"))?;
+    let spans = &index
+        .api(name)
+        .ok_or_else(|| format!("the catalog index has no API `{name}`"))?
+        .schemas;
+    let mut texts = Vec::with_capacity(spans.len());
+    for (schema, span) in spans {
+        let part = span
+            .of(text)
+            .ok_or_else(|| format!("the catalog index's schema `{schema}` is out of range"))?;
+        texts.push((schema.clone(), part));
+    }
+    Ok(Table {
+        generated: r.generated,
+        api: r.api,
+        routes: r.routes,
+        schemas: Schemas::from_texts(texts),
+    })
 }

@@ -5,8 +5,9 @@ use crate::closed::{
     AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ResponseKind,
     Role,
 };
+use crate::schemas::Schemas;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// One API's table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -17,7 +18,7 @@ pub struct Table {
     pub api: ApiInfo,
     pub routes: Vec<Route>,
     /// The API's named schemas (JSON Schema, as in the OpenAPI export, without prose), by name.
-    pub schemas: Map<String, Value>,
+    pub schemas: Schemas,
 }
 
 /// What holds for every operation of an API.

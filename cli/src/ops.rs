@@ -1,86 +1,119 @@
-//! The catalog as the command line sees it: operations by command words, and the runtime's
-//! `Api` and `Operation` for each, built once at run time (the binary does not link the
-//! generated client).
+//! The catalog as the command line sees it: areas from the catalog's index, an area's operations
+//! and a schema parsed when first needed, and the runtime's `Api` and `Operation` for each (the
+//! binary does not link the generated client). `ruckus --help` reads the index only; a command
+//! reads its area's routes and the schemas its flags use, not the whole 1.9 MB of tables.
 
 use crate::exit::Failure;
-use ruckus_one_catalog::{Catalog, Route, Table};
+use ruckus_one_catalog::{ApiIndex, AreaIndex, Index, Route, Table};
 use ruckus_one_runtime::described;
 use ruckus_one_runtime::{Api, AuthSettings, Operation};
-use std::sync::OnceLock;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
-/// One table without its schemas (read at start: the schemas are most of the text).
-#[derive(serde::Deserialize)]
-struct Routes {
-    api: ruckus_one_catalog::ApiInfo,
-    routes: Vec<Route>,
-}
-
-/// One table's schemas only.
-#[derive(serde::Deserialize)]
-struct Schemas {
-    schemas: serde_json::Map<String, serde_json::Value>,
-}
-
-/// The compiled-in catalog's operations, parsed once, without the schemas (see [`schema`]).
-pub fn catalog() -> Result<&'static Catalog, Failure> {
-    static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
-    CATALOG
-        .get_or_init(|| {
-            let apis = ruckus_one_catalog::TABLES
-                .iter()
-                .map(|text| {
-                    let r: Routes =
-                        serde_json::from_str(text).map_err(|e| format!("catalog table: {e}"))?;
-                    Ok(Table {
-                        generated: String::new(),
-                        api: r.api,
-                        routes: r.routes,
-                        schemas: serde_json::Map::new(),
-                    })
-                })
-                .collect::<Result<Vec<Table>, String>>()?;
-            Ok(Catalog { apis })
-        })
-        .as_ref()
-        .map_err(|e| Failure::other(e.clone()))
-}
-
-/// The named schema a `$ref` of `table` points at; an API's schemas are parsed on first use.
-pub fn schema(table: &Table, reference: &str) -> Option<&'static serde_json::Value> {
-    static SCHEMAS: OnceLock<Vec<serde_json::Map<String, serde_json::Value>>> = OnceLock::new();
-    let all = SCHEMAS.get_or_init(|| {
-        ruckus_one_catalog::TABLES
-            .iter()
-            .map(|text| {
-                serde_json::from_str::<Schemas>(text)
-                    .map(|s| s.schemas)
-                    .unwrap_or_default()
-            })
-            .collect()
-    });
-    let index = catalog().ok()?.api(&table.api.name)?.0;
-    let name = reference.strip_prefix("#/components/schemas/")?;
-    all.get(index)?.get(name)
-}
-
-/// One operation with its API's table.
+/// One operation with its API's table (the API's header: no routes, no schemas; see [`area`]
+/// and [`schema`]).
 #[derive(Clone, Copy)]
 pub struct Op {
     pub table: &'static Table,
     pub route: &'static Route,
 }
 
-/// Every operation, in catalog order.
-pub fn all() -> Result<Vec<Op>, Failure> {
-    Ok(catalog()?
-        .routes()
-        .map(|(table, route)| Op { table, route })
+/// One area of the command line: its word, its API and its spec area, how many operations.
+pub struct Area {
+    pub command: &'static str,
+    pub api: &'static str,
+    pub area: &'static str,
+    pub operations: usize,
+}
+
+/// A value built once per key and kept for the process (the command line runs one command).
+fn once<T: Send + Sync>(
+    cells: &'static OnceLock<Mutex<HashMap<String, &'static T>>>,
+    key: &str,
+    build: impl FnOnce() -> Result<T, String>,
+) -> Result<&'static T, Failure> {
+    let cells = cells.get_or_init(Default::default);
+    let mut map = cells
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(v) = map.get(key) {
+        return Ok(v);
+    }
+    let v: &'static T = Box::leak(Box::new(build().map_err(Failure::other)?));
+    map.insert(key.to_owned(), v);
+    Ok(v)
+}
+
+fn index() -> Result<&'static Index, Failure> {
+    Index::get().map_err(Failure::other)
+}
+
+fn api_index(name: &str) -> Result<&'static ApiIndex, Failure> {
+    index()?
+        .api(name)
+        .ok_or_else(|| Failure::other(format!("no API named `{name}`")))
+}
+
+/// Every area, in catalog order.
+pub fn areas() -> Result<Vec<Area>, Failure> {
+    Ok(index()?
+        .areas()
+        .map(|(api, a)| Area {
+            command: &a.command,
+            api: &api.name,
+            area: &a.area,
+            operations: a.ids.len(),
+        })
         .collect())
+}
+
+/// The API named `name` (its header: what every operation of it shares).
+pub fn table(name: &str) -> Result<&'static Table, Failure> {
+    static TABLES: OnceLock<Mutex<HashMap<String, &'static Table>>> = OnceLock::new();
+    let api = api_index(name)?;
+    once(&TABLES, name, || {
+        Ok(Table {
+            generated: String::new(),
+            api: api.info()?,
+            routes: Vec::new(),
+            schemas: Default::default(),
+        })
+    })
+}
+
+fn area_ops(api: &'static ApiIndex, area: &'static AreaIndex) -> Result<Vec<Op>, Failure> {
+    static ROUTES: OnceLock<Mutex<HashMap<String, &'static Vec<Route>>>> = OnceLock::new();
+    let table = table(&api.name)?;
+    let routes = once(&ROUTES, &format!("{} {}", api.name, area.area), || {
+        api.routes(area)
+    })?;
+    Ok(routes.iter().map(|route| Op { table, route }).collect())
+}
+
+/// The operations of the area whose command word is `command` (none when there is no such area).
+pub fn area(command: &str) -> Result<Vec<Op>, Failure> {
+    match index()?.by_command(command) {
+        Some((api, area)) => area_ops(api, area),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// Every operation, in catalog order (every area parsed: completion, man page, `schema`).
+pub fn all() -> Result<Vec<Op>, Failure> {
+    let mut out = Vec::new();
+    for (api, area) in index()?.areas() {
+        out.extend(area_ops(api, area)?);
+    }
+    Ok(out)
 }
 
 /// The operation whose command words are `words`.
 pub fn by_words(words: &[&str]) -> Result<Option<Op>, Failure> {
-    Ok(all()?.into_iter().find(|o| {
+    let Some(first) = words.first() else {
+        return Ok(None);
+    };
+    Ok(area(first)?.into_iter().find(|o| {
         o.route
             .command
             .iter()
@@ -89,22 +122,35 @@ pub fn by_words(words: &[&str]) -> Result<Option<Op>, Failure> {
     }))
 }
 
-/// The operation of `api` whose id is `id`.
+/// The operation of `table`'s API whose id is `id`.
 pub fn by_id(table: &'static Table, id: &str) -> Option<Op> {
-    table.route(id).map(|route| Op { table, route })
+    let api = api_index(&table.api.name).ok()?;
+    let area = index().ok()?.by_id(&api.name, id)?;
+    area_ops(api, area)
+        .ok()?
+        .into_iter()
+        .find(|o| o.route.id == id)
 }
 
-/// The API named `name`.
-pub fn table(name: &str) -> Result<&'static Table, Failure> {
-    catalog()?
-        .api(name)
-        .map(|(_, t)| t)
-        .ok_or_else(|| Failure::other(format!("no API named `{name}`")))
+/// The named schema a `$ref` of `table` points at, parsed on first use.
+pub fn schema(table: &Table, reference: &str) -> Option<&'static Value> {
+    static SCHEMAS: OnceLock<Mutex<HashMap<String, &'static Option<Value>>>> = OnceLock::new();
+    let name = reference.strip_prefix("#/components/schemas/")?;
+    let api = api_index(&table.api.name).ok()?;
+    once(&SCHEMAS, &format!("{} {name}", api.name), || {
+        api.schema(name)
+    })
+    .ok()?
+    .as_ref()
 }
 
 /// The token settings (the same for every API).
 pub fn auth_settings() -> Result<&'static AuthSettings, Failure> {
-    Ok(described::auth_settings(&catalog()?.apis[0]))
+    let first = index()?
+        .apis
+        .first()
+        .ok_or_else(|| Failure::other("the catalog has no API"))?;
+    Ok(described::auth_settings(table(&first.name)?))
 }
 
 /// The runtime's description of the API of `table`.

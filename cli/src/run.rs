@@ -99,9 +99,9 @@ fn rewrite_alias(args: &mut Vec<String>, area_at: usize) -> Result<(), Failure> 
         return Ok(());
     };
     let area = &args[area_at];
-    let found = ops::all()?.into_iter().find(|o| {
-        &o.route.command[0] == area && (o.route.id == next || o.route.id.replace('_', "-") == next)
-    });
+    let found = ops::area(area)?
+        .into_iter()
+        .find(|o| o.route.id == next || o.route.id.replace('_', "-") == next);
     if let Some(op) = found {
         let words = op.route.command[1..].to_vec();
         args.splice(area_at + 1..area_at + 2, words);

@@ -1,6 +1,7 @@
 //! The command tree, built with clap's builder from the catalog at run time. Only the area
-//! named on the command line is built in full (its operations and their flags); the others
-//! are one line each, so `ruckus --help` and a call of one operation parse little.
+//! named on the command line is built in full (its operations and their flags, from its routes
+//! alone); the others are one line each, from the catalog's index, so `ruckus --help` and a call
+//! of one operation parse little.
 
 use crate::exit::Exit;
 use crate::fields::{self, Flag};
@@ -78,33 +79,27 @@ pub fn root(area: Option<&str>) -> Result<Command, crate::exit::Failure> {
         .subcommand_required(true)
         .args(globals())
         .subcommands(crate::builtin::commands());
-    let all = ops::all()?;
-    let mut areas: BTreeMap<&str, Vec<Op>> = BTreeMap::new();
-    for op in all {
-        areas
-            .entry(op.route.command[0].as_str())
-            .or_default()
-            .push(op);
-    }
-    for (name, ops) in areas {
-        let full = area == Some(name);
-        root = root.subcommand(area_command(name, &ops, full));
+    let mut areas = ops::areas()?;
+    // Listed by name, as `--help` and completion show them.
+    areas.sort_by_key(|a| a.command);
+    for a in areas {
+        let about = format!(
+            "{} operations ({} API, area {})",
+            a.operations, a.api, a.area
+        );
+        let mut cmd = Command::new(a.command)
+            .about(about)
+            .subcommand_required(true);
+        if area == Some(a.command) {
+            cmd = area_commands(cmd, &ops::area(a.command)?);
+        }
+        root = root.subcommand(cmd);
     }
     Ok(root)
 }
 
-fn area_command(name: &'static str, ops: &[Op], full: bool) -> Command {
-    let api = &ops[0].table.api.name;
-    let about = format!(
-        "{} operations ({} API, area {})",
-        ops.len(),
-        api,
-        ops[0].route.area
-    );
-    let mut cmd = Command::new(name).about(about).subcommand_required(true);
-    if !full {
-        return cmd;
-    }
+/// `cmd` with the commands of its operations, grouped by resource.
+fn area_commands(mut cmd: Command, ops: &[Op]) -> Command {
     let mut groups: BTreeMap<&str, Vec<Op>> = BTreeMap::new();
     for op in ops {
         match op.route.command.len() {

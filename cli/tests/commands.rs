@@ -128,3 +128,38 @@ fn completion_scripts_and_the_man_page_cover_the_operations() {
         &man.stdout[..200.min(man.stdout.len())]
     );
 }
+
+#[test]
+fn help_lists_the_areas_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = ruckus(None, dir.path(), &["--help"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // An area's line: `  <name>   N operations (...)`.
+    let listed: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" operations ("))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let mut sorted = listed.clone();
+    sorted.sort_unstable();
+    assert_eq!(listed, sorted);
+    let mut areas: Vec<String> = schema()["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            c["command"]
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    areas.dedup();
+    areas.sort_unstable();
+    areas.dedup();
+    assert_eq!(listed, areas);
+}

@@ -91,10 +91,11 @@ impl Client {
             Some(client) => client.0.clone(),
             None => {
                 ensure_crypto_provider();
-                reqwest::Client::builder()
+                let builder = reqwest::Client::builder()
                     .redirect(reqwest::redirect::Policy::none())
                     .connect_timeout(config.connect_timeout)
-                    .user_agent(user_agent)
+                    .user_agent(user_agent);
+                without_tls_roots(builder, config.plain_http_only(&token_url))
                     .build()
                     .map_err(|e| Error::Transport(Box::new(e)))?
             }
@@ -220,6 +221,18 @@ impl fmt::Debug for Client {
             .field("delegated_tenant", &self.delegated_tenant())
             .finish_non_exhaustive()
     }
+}
+
+/// A client whose every URL is plain HTTP (a simulator on loopback) opens no TLS connection
+/// (redirects are not followed): it trusts no root certificate instead of loading the system's,
+/// which is most of the time building a client takes.
+fn without_tls_roots(builder: reqwest::ClientBuilder, plain: bool) -> reqwest::ClientBuilder {
+    #[cfg(any(feature = "tls-aws-lc", feature = "tls-ring"))]
+    if plain {
+        return builder.tls_certs_only([]);
+    }
+    let _ = plain;
+    builder
 }
 
 #[cfg(test)]

@@ -34,24 +34,13 @@ pub async fn sim_with(config: SimConfig) -> Simulator {
         .expect("the simulator starts")
 }
 
-/// `ruckus ARGS` with the simulator's credentials in the environment.
+/// `ruckus ARGS` with the simulator's credentials in the environment, its standard streams
+/// piped.
 pub fn ruckus(sim: Option<&Simulator>, config_dir: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ruckus"));
-    cmd.args(args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("RUCKUS_CONFIG_DIR", config_dir)
-        .env("RUCKUS_KEYCHAIN", "off")
-        .stdin(Stdio::piped())
+    let mut cmd = command(sim, config_dir, args);
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    if let Some(sim) = sim {
-        let (id, secret) = sim.credentials();
-        cmd.env("RUCKUS_CLIENT_ID", id)
-            .env("RUCKUS_CLIENT_SECRET", secret)
-            .env("RUCKUS_TENANT_ID", sim.tenant_id())
-            .env("RUCKUS_BASE_URL", sim.base_url());
-    }
     let mut child = cmd.spawn().expect("the binary runs");
     child
         .stdin
@@ -65,4 +54,23 @@ pub fn ruckus(sim: Option<&Simulator>, config_dir: &Path, args: &[&str], stdin: 
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// The command `ruckus ARGS` with the simulator's credentials in the environment (nothing else
+/// of the test's), a private config directory and the keychain off; standard streams not set.
+pub fn command(sim: Option<&Simulator>, config_dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ruckus"));
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("RUCKUS_CONFIG_DIR", config_dir)
+        .env("RUCKUS_KEYCHAIN", "off");
+    if let Some(sim) = sim {
+        let (id, secret) = sim.credentials();
+        cmd.env("RUCKUS_CLIENT_ID", id)
+            .env("RUCKUS_CLIENT_SECRET", secret)
+            .env("RUCKUS_TENANT_ID", sim.tenant_id())
+            .env("RUCKUS_BASE_URL", sim.base_url());
+    }
+    cmd
 }

@@ -311,6 +311,18 @@ impl Config {
         }
     }
 
+    /// Every URL the client sends to (the token URL `token_url`, every API's base URL) is plain
+    /// HTTP: set, and not the regions' hosts.
+    pub(crate) fn plain_http_only(&self, token_url: &str) -> bool {
+        let plain = |url: &str| {
+            url.get(..7)
+                .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
+        };
+        self.base_url.as_deref().is_some_and(plain)
+            && self.api_base_urls.values().all(|u| plain(u))
+            && plain(token_url)
+    }
+
     /// The base URL of an API, prefix included, without trailing slash.
     pub(crate) fn resolve_base_url(&self, api: &Api) -> String {
         if let Some(url) = self.api_base_urls.get(api.name) {

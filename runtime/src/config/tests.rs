@@ -97,3 +97,26 @@ fn debug_hides_secret() {
     assert!(!text.contains("s3cr3t"), "{text}");
     assert!(text.contains("Secret(***)"));
 }
+
+#[test]
+fn plain_http_only_when_every_url_is_plain_http() {
+    let plain = |c: Config| {
+        let token = c.resolve_token_url(&AUTH);
+        c.plain_http_only(&token)
+    };
+    assert!(!plain(config()), "the regions' hosts are https");
+    assert!(plain(config().base_url("http://127.0.0.1:9")));
+    assert!(plain(config().base_url("HTTP://127.0.0.1:9")));
+    assert!(!plain(config().base_url("https://127.0.0.1:9")));
+    assert!(!plain(
+        config()
+            .base_url("http://127.0.0.1:9")
+            .api_base_url("ai", "https://other")
+    ));
+    assert!(!plain(
+        config()
+            .base_url("http://127.0.0.1:9")
+            .token_url("https://login.example/token")
+    ));
+    assert!(!plain(config().api_base_url("ai", "http://other")));
+}

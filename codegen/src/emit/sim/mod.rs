@@ -1,4 +1,5 @@
-//! The operation tables (`catalog/<api>.json`, the model of `ruckus-one-catalog`): per API its
+//! The operation tables (`catalog/<api>.json`, and `catalog/index.json`: where each API's header,
+//! areas' routes and schemas are in its table, the model of `ruckus-one-catalog`): per API its
 //! prefix, authentication, error families and rate limits, one route per generated operation
 //! (summary, method, path, parameters, request and response media types and schemas, statuses,
 //! versions, paging, whether it is asynchronous, its service, resource family and role) and the
@@ -18,8 +19,8 @@ use super::text::PREAMBLE;
 use crate::ir::{ApiIr, AuthIr, BodyKind, Ir, Lifecycle, OpIr, ParamIr, ResponseKind};
 use family::Role;
 use ruckus_one_catalog::{
-    ApiInfo, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody, ResponseBody, Route,
-    TenantLimit, TokenInfo, Version,
+    ApiIndex, ApiInfo, AreaIndex, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody,
+    ResponseBody, Route, Span, TenantLimit, TokenInfo, Version,
 };
 use serde_yaml::{Mapping, Value};
 use std::collections::BTreeMap;
@@ -37,13 +38,16 @@ const PROSE_KEYS: [&str; 5] = [
 pub fn files(ir: &Ir) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut roles = Vec::new();
+    let mut index = Vec::new();
     let commands = command::names(ir);
     for api in &ir.apis {
         let api_roles = family::roles(api);
-        let text = table(ir, api, &api_roles, &commands);
+        let (text, api_index) = table(ir, api, &api_roles, &commands);
         out.insert(format!("catalog/{}.json", api.name), text);
+        index.push(api_index);
         roles.push(api_roles);
     }
+    out.insert("catalog/index.json".to_owned(), index_text(&index));
     out.insert(
         "docs/simulator-coverage.md".to_owned(),
         coverage::page(ir, &roles),
@@ -60,41 +64,80 @@ fn schema(v: Value) -> serde_json::Value {
     serde_json::to_value(strip(v)).unwrap_or(serde_json::Value::Null)
 }
 
-/// The table, one route and one schema per line so that a spec change reads as a small diff.
+/// The table, one route and one schema per line so that a spec change reads as a small diff,
+/// and where its parts are in it (for the index).
 fn table(
     ir: &Ir,
     api: &ApiIr,
     roles: &BTreeMap<String, (String, Role)>,
     commands: &command::Names,
-) -> String {
-    let mut s = format!("{{\"generated\":{},\n", json(&PREAMBLE));
-    s.push_str(&format!(
-        "\"api\":{},\n\"routes\":[\n",
-        json(&api_header(api, &ir.auth))
-    ));
-    let routes: Vec<String> = api
-        .areas
-        .iter()
-        .flat_map(|a| a.operations.iter().map(move |o| (a, o)))
-        .filter(|(_, o)| o.is_generated())
-        .map(|(area, op)| {
-            let mut r = route(api, &area.name, op, roles.get(&op.id));
-            r.command = commands.get(&api.name, &op.id);
-            r.columns = columns::of(api, op);
-            json(&r)
-        })
-        .collect();
-    s.push_str(&routes.join(",\n"));
+) -> (String, ApiIndex) {
+    let mut s = format!("{{\"generated\":{},\n\"api\":", json(&PREAMBLE));
+    let header = push(&mut s, &json(&api_header(api, &ir.auth)));
+    s.push_str(",\n\"routes\":[\n");
+    let mut areas = Vec::new();
+    for area in &api.areas {
+        let routes: Vec<Route> = area
+            .operations
+            .iter()
+            .filter(|o| o.is_generated())
+            .map(|op| {
+                let mut r = route(api, &area.name, op, roles.get(&op.id));
+                r.command = commands.get(&api.name, &op.id);
+                r.columns = columns::of(api, op);
+                r
+            })
+            .collect();
+        let Some(first) = routes.first() else {
+            continue;
+        };
+        if !areas.is_empty() {
+            s.push_str(",\n");
+        }
+        let text: Vec<String> = routes.iter().map(json).collect();
+        areas.push(AreaIndex {
+            area: area.name.clone(),
+            command: first.command.first().cloned().unwrap_or_default(),
+            ids: routes.iter().map(|r| r.id.clone()).collect(),
+            routes: push(&mut s, &text.join(",\n")),
+        });
+    }
     s.push_str("],\n\"schemas\":{\n");
-    let schemas: Vec<String> = api
-        .areas
-        .iter()
-        .flat_map(|a| &a.types)
-        .map(|t| format!("{}:{}", json(&t.name), json(&schema(named_schema(t)))))
-        .collect();
-    s.push_str(&schemas.join(",\n"));
+    let mut schemas = BTreeMap::new();
+    for (i, t) in api.areas.iter().flat_map(|a| &a.types).enumerate() {
+        if i > 0 {
+            s.push_str(",\n");
+        }
+        s.push_str(&json(&t.name));
+        s.push(':');
+        let span = push(&mut s, &json(&schema(named_schema(t))));
+        schemas.insert(t.name.clone(), span);
+    }
     s.push_str("}}\n");
-    s
+    let index = ApiIndex {
+        name: api.name.clone(),
+        header,
+        areas,
+        schemas,
+    };
+    (s, index)
+}
+
+/// Appends `text` to `s`; where it is in `s`.
+fn push(s: &mut String, text: &str) -> Span {
+    let start = s.len();
+    s.push_str(text);
+    Span(start, s.len())
+}
+
+/// The index of the tables, one API per line.
+fn index_text(apis: &[ApiIndex]) -> String {
+    let lines: Vec<String> = apis.iter().map(json).collect();
+    format!(
+        "{{\"generated\":{},\n\"apis\":[\n{}]}}\n",
+        json(&PREAMBLE),
+        lines.join(",\n")
+    )
 }
 
 fn api_header(api: &ApiIr, auth: &AuthIr) -> ApiInfo {
