@@ -88,6 +88,7 @@ fn setters(op: &OpIr, area: &str) -> Vec<TokenStream> {
         let d = doc(&param_doc(p, location));
         setters.push(quote! {
             #d
+            #[inline]
             pub fn #n(mut self, #n: #ty) -> Self {
                 self.req.#call(#wire, &#n);
                 self
@@ -100,6 +101,7 @@ fn setters(op: &OpIr, area: &str) -> Vec<TokenStream> {
     {
         setters.push(quote! {
             /// Sets the request body (optional for this operation).
+            #[inline]
             pub fn body(mut self, body: #ty) -> Self {
                 self.req.#call(body);
                 self
@@ -142,6 +144,7 @@ fn version_enum(op: &OpIr) -> Option<(TokenStream, TokenStream)> {
     };
     let setter = quote! {
         /// Selects the representation (media type) to send and accept.
+        #[inline]
         pub fn version(mut self, version: #e) -> Self {
             self.req.version(version as usize);
             self
@@ -195,6 +198,7 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
     quote! {
         impl<'a> #builder<'a> {
             #tenant_doc
+            #[inline]
             pub fn tenant(mut self, tenant_id: &str) -> Self {
                 self.req.tenant(tenant_id);
                 self
@@ -205,18 +209,21 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
             #pages
 
             /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+            #[inline]
             pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
                 self.req.timeout(timeout);
                 self
             }
 
             /// Retries this call by `policy` instead of the client's policy.
+            #[inline]
             pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
                 self.req.retry(policy);
                 self
             }
 
             #send_doc
+            #[inline]
             pub fn send(
                 self,
             ) -> impl std::future::Future<Output = Result<#sent_ty, ruckus_one_runtime::Error>> {
@@ -224,6 +231,7 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
             }
 
             /// Like `send`, also returning the answer's status, headers and request id.
+            #[inline]
             pub fn send_with_response(
                 self,
             ) -> impl std::future::Future<
@@ -282,11 +290,13 @@ fn paging_methods(op: &OpIr, api: &ApiIr, area: &str, out_ty: &TokenStream) -> T
         };
 
         #d
+        #[inline]
         pub fn pages(self) -> ruckus_one_runtime::Pages<'a, #out_ty> {
             self.req.pages(Self::PAGING)
         }
 
         #items_doc
+        #[inline]
         pub fn items(self) -> ruckus_one_runtime::Pages<'a, #item_ty> {
             self.req.items(Self::PAGING)
         }

@@ -77,6 +77,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
 }
 impl AccessControlProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             application_policy: None,
@@ -185,6 +186,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
 }
 impl ApplicationLibraryApplication {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -255,6 +257,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
 }
 impl ApplicationLibraryApplications {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             applications: None,
@@ -322,6 +325,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
 }
 impl ApplicationLibraryCategories {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             categories: None,
@@ -390,6 +394,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
 }
 impl ApplicationLibraryCategory {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -483,6 +488,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
 }
 impl ApplicationLibrarySettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             changed_applications: None,
@@ -602,6 +608,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
 }
 impl ApplicationPolicyV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -714,6 +721,7 @@ impl<'de> serde::Deserialize<'de> for ChangedApplication {
 }
 impl ChangedApplication {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             application_id: None,
@@ -844,6 +852,7 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
 }
 impl ChangedApplicationImpactedItem {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             application_policy_id: None,
@@ -1017,6 +1026,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
 }
 impl DevicePolicyV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             default_access: None,
@@ -1122,6 +1132,7 @@ impl<'de> serde::Deserialize<'de> for IdAndEnabled {
 }
 impl IdAndEnabled {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -1174,6 +1185,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/accessControlProfiles/query")]
     #[doc(alias = "POST /accessControlProfiles/query")]
+    #[inline]
     pub fn query_access_control_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1195,6 +1207,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "GET /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn get_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1215,6 +1228,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAccessControlProfileV1::version`)
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "GET /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn get_access_control_profile_v1(
         &self,
         access_control_profile_id: &str,
@@ -1237,6 +1251,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "PUT /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn update_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1261,6 +1276,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "PUT /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn update_access_control_profile_v1(
         &self,
         access_control_profile_id: &str,
@@ -1286,6 +1302,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "DELETE /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn delete_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1312,6 +1329,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "PUT /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}"
     )]
+    #[inline]
     pub fn add_application_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1341,6 +1359,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "DELETE /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}"
     )]
+    #[inline]
     pub fn remove_application_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1370,6 +1389,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "PUT /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}"
     )]
+    #[inline]
     pub fn add_device_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1399,6 +1419,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "DELETE /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}"
     )]
+    #[inline]
     pub fn remove_device_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1428,6 +1449,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "PUT /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}"
     )]
+    #[inline]
     pub fn add_l2_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1457,6 +1479,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "DELETE /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}"
     )]
+    #[inline]
     pub fn remove_l2_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1486,6 +1509,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "PUT /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}"
     )]
+    #[inline]
     pub fn add_l3_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1515,6 +1539,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "DELETE /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}"
     )]
+    #[inline]
     pub fn remove_l3_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1539,6 +1564,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/applicationPolicies")]
     #[doc(alias = "POST /applicationPolicies")]
+    #[inline]
     pub fn create_application_policy(
         &self,
         body: &super::common::ApplicationPolicy,
@@ -1561,6 +1587,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/applicationPolicies")]
     #[doc(alias = "POST /applicationPolicies")]
+    #[inline]
     pub fn create_application_policy_v1(
         &self,
         body: &ApplicationPolicyV1,
@@ -1583,6 +1610,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/applicationPolicies")]
     #[doc(alias = "GET /applicationPolicies")]
+    #[inline]
     pub fn list_application_policies(&self) -> ListApplicationPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1604,6 +1632,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/applicationPolicies/query")]
     #[doc(alias = "POST /applicationPolicies/query")]
+    #[inline]
     pub fn query_application_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -1627,6 +1656,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "GET /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "getApplicationPolicy")]
+    #[inline]
     pub fn get_application_policy(
         &self,
         application_policy_id: &str,
@@ -1649,6 +1679,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "GET /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "getApplicationPolicy")]
+    #[inline]
     pub fn get_application_policy_v1(
         &self,
         application_policy_id: &str,
@@ -1673,6 +1704,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "PUT /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "updateApplicationPolicy")]
+    #[inline]
     pub fn update_application_policy(
         &self,
         application_policy_id: &str,
@@ -1699,6 +1731,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "PUT /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "updateApplicationPolicy")]
+    #[inline]
     pub fn update_application_policy_v1(
         &self,
         application_policy_id: &str,
@@ -1724,6 +1757,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "DELETE /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "deleteApplicationPolicy")]
+    #[inline]
     pub fn delete_application_policy(
         &self,
         application_policy_id: &str,
@@ -1745,6 +1779,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/devicePolicies")]
     #[doc(alias = "POST /devicePolicies")]
+    #[inline]
     pub fn create_device_policy(
         &self,
         body: &super::common::DevicePolicy,
@@ -1767,6 +1802,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/devicePolicies")]
     #[doc(alias = "POST /devicePolicies")]
+    #[inline]
     pub fn create_device_policy_v1(
         &self,
         body: &DevicePolicyV1,
@@ -1789,6 +1825,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/devicePolicies")]
     #[doc(alias = "GET /devicePolicies")]
+    #[inline]
     pub fn list_device_policies(&self) -> ListDevicePolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1810,6 +1847,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/devicePolicies/query")]
     #[doc(alias = "POST /devicePolicies/query")]
+    #[inline]
     pub fn query_device_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -1833,6 +1871,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "GET /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "getDevicePolicy")]
+    #[inline]
     pub fn get_device_policy(&self, device_policy_id: &str) -> GetDevicePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1852,6 +1891,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "GET /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "getDevicePolicy")]
+    #[inline]
     pub fn get_device_policy_v1(&self, device_policy_id: &str) -> GetDevicePolicyV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1873,6 +1913,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "PUT /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "updateDevicePolicy")]
+    #[inline]
     pub fn update_device_policy(
         &self,
         device_policy_id: &str,
@@ -1899,6 +1940,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "PUT /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "updateDevicePolicy")]
+    #[inline]
     pub fn update_device_policy_v1(
         &self,
         device_policy_id: &str,
@@ -1924,6 +1966,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "DELETE /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "deleteDevicePolicy")]
+    #[inline]
     pub fn delete_device_policy(
         &self,
         device_policy_id: &str,
@@ -1945,6 +1988,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/l2AclPolicies")]
     #[doc(alias = "POST /l2AclPolicies")]
+    #[inline]
     pub fn create_l2_acl_policy(
         &self,
         body: &super::common::L2AclPolicy,
@@ -1967,6 +2011,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/l2AclPolicies")]
     #[doc(alias = "GET /l2AclPolicies")]
+    #[inline]
     pub fn list_l2_acl_policies(&self) -> ListL2AclPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1988,6 +2033,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/l2AclPolicies/query")]
     #[doc(alias = "POST /l2AclPolicies/query")]
+    #[inline]
     pub fn query_l2_acl_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -2011,6 +2057,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "GET /l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "getL2AclPolicy")]
+    #[inline]
     pub fn get_l2_acl_policy(&self, l2_acl_policy_id: &str) -> GetL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2032,6 +2079,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "PUT /l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "updateL2AclPolicy")]
+    #[inline]
     pub fn update_l2_acl_policy(
         &self,
         l2_acl_policy_id: &str,
@@ -2057,6 +2105,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "DELETE /l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "deleteL2AclPolicy")]
+    #[inline]
     pub fn delete_l2_acl_policy(&self, l2_acl_policy_id: &str) -> DeleteL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2075,6 +2124,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/l3AclPolicies")]
     #[doc(alias = "POST /l3AclPolicies")]
+    #[inline]
     pub fn create_l3_acl_policy(
         &self,
         body: &super::common::L3AclPolicy,
@@ -2097,6 +2147,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/l3AclPolicies")]
     #[doc(alias = "GET /l3AclPolicies")]
+    #[inline]
     pub fn list_l3_acl_policies(&self) -> ListL3AclPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2118,6 +2169,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/l3AclPolicies/query")]
     #[doc(alias = "POST /l3AclPolicies/query")]
+    #[inline]
     pub fn query_l3_acl_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -2141,6 +2193,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "GET /l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "getL3AclPolicy")]
+    #[inline]
     pub fn get_l3_acl_policy(&self, l3_acl_policy_id: &str) -> GetL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2162,6 +2215,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "PUT /l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "updateL3AclPolicy")]
+    #[inline]
     pub fn update_l3_acl_policy(
         &self,
         l3_acl_policy_id: &str,
@@ -2187,6 +2241,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "DELETE /l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "deleteL3AclPolicy")]
+    #[inline]
     pub fn delete_l3_acl_policy(&self, l3_acl_policy_id: &str) -> DeleteL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2204,6 +2259,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategories::version`)
     #[doc(alias = "/applicationLibraries/{applicationLibraryId}/categories")]
     #[doc(alias = "GET /applicationLibraries/{applicationLibraryId}/categories")]
+    #[inline]
     pub fn list_application_library_categories(
         &self,
         application_library_id: &str,
@@ -2231,6 +2287,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "GET /applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications"
     )]
+    #[inline]
     pub fn list_application_library_category_applications(
         &self,
         application_library_id: &str,
@@ -2258,6 +2315,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The description also offers a CSV form of this answer (text/csv); this client asks for JSON.
     #[doc(alias = "/applicationLibrarySettings")]
     #[doc(alias = "GET /applicationLibrarySettings")]
+    #[inline]
     pub fn get_application_library_settings(&self) -> GetApplicationLibrarySettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2278,6 +2336,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/applicationLibrarySettings")]
     #[doc(alias = "PATCH /applicationLibrarySettings")]
+    #[inline]
     pub fn patch_application_library_settings(
         &self,
         body: &ApplicationLibrarySettings,
@@ -2306,6 +2365,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/accessControlProfiles")]
     #[doc(alias = "POST /accessControlProfiles")]
     #[doc(alias = "addAccessControlProfile")]
+    #[inline]
     pub fn add_access_control_profile(
         &self,
         body: &super::common::AccessControlProfile,
@@ -2358,11 +2418,13 @@ pub struct QueryAccessControlProfiles<'a> {
 }
 impl<'a> QueryAccessControlProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryAccessControlProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -2375,6 +2437,7 @@ impl<'a> QueryAccessControlProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -2386,22 +2449,26 @@ impl<'a> QueryAccessControlProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::AccessControlProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2413,6 +2480,7 @@ impl<'a> QueryAccessControlProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2449,21 +2517,25 @@ pub struct GetAccessControlProfile<'a> {
 }
 impl<'a> GetAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2472,6 +2544,7 @@ impl<'a> GetAccessControlProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2522,26 +2595,31 @@ pub struct GetAccessControlProfileV1<'a> {
 }
 impl<'a> GetAccessControlProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAccessControlProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2550,6 +2628,7 @@ impl<'a> GetAccessControlProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2584,16 +2663,19 @@ pub struct UpdateAccessControlProfile<'a> {
 }
 impl<'a> UpdateAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2601,6 +2683,7 @@ impl<'a> UpdateAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2615,6 +2698,7 @@ impl<'a> UpdateAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2632,6 +2716,7 @@ impl<'a> UpdateAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2686,21 +2771,25 @@ pub struct UpdateAccessControlProfileV1<'a> {
 }
 impl<'a> UpdateAccessControlProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateAccessControlProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2708,6 +2797,7 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2722,6 +2812,7 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2739,6 +2830,7 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2799,21 +2891,25 @@ pub struct DeleteAccessControlProfile<'a> {
 }
 impl<'a> DeleteAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteAccessControlProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2821,6 +2917,7 @@ impl<'a> DeleteAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2835,6 +2932,7 @@ impl<'a> DeleteAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2852,6 +2950,7 @@ impl<'a> DeleteAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2906,11 +3005,13 @@ pub struct AddApplicationPolicyToAccessControlProfile<'a> {
 }
 impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddApplicationPolicyToAccessControlProfileVersion,
@@ -2919,11 +3020,13 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2931,6 +3034,7 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2945,6 +3049,7 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2962,6 +3067,7 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3016,11 +3122,13 @@ pub struct RemoveApplicationPolicyFromAccessControlProfile<'a> {
 }
 impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveApplicationPolicyFromAccessControlProfileVersion,
@@ -3029,11 +3137,13 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3041,6 +3151,7 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3055,6 +3166,7 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3072,6 +3184,7 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3126,11 +3239,13 @@ pub struct AddDevicePolicyToAccessControlProfile<'a> {
 }
 impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddDevicePolicyToAccessControlProfileVersion,
@@ -3139,11 +3254,13 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3151,6 +3268,7 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3165,6 +3283,7 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3182,6 +3301,7 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3236,11 +3356,13 @@ pub struct RemoveDevicePolicyFromAccessControlProfile<'a> {
 }
 impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveDevicePolicyFromAccessControlProfileVersion,
@@ -3249,11 +3371,13 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3261,6 +3385,7 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3275,6 +3400,7 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3292,6 +3418,7 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3346,11 +3473,13 @@ pub struct AddL2AclPolicyToAccessControlProfile<'a> {
 }
 impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddL2AclPolicyToAccessControlProfileVersion,
@@ -3359,11 +3488,13 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3371,6 +3502,7 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3385,6 +3517,7 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3402,6 +3535,7 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3456,11 +3590,13 @@ pub struct RemoveL2AclPolicyFromAccessControlProfile<'a> {
 }
 impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveL2AclPolicyFromAccessControlProfileVersion,
@@ -3469,11 +3605,13 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3481,6 +3619,7 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3495,6 +3634,7 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3512,6 +3652,7 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3566,11 +3707,13 @@ pub struct AddL3AclPolicyToAccessControlProfile<'a> {
 }
 impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddL3AclPolicyToAccessControlProfileVersion,
@@ -3579,11 +3722,13 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3591,6 +3736,7 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3605,6 +3751,7 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3622,6 +3769,7 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3676,11 +3824,13 @@ pub struct RemoveL3AclPolicyFromAccessControlProfile<'a> {
 }
 impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveL3AclPolicyFromAccessControlProfileVersion,
@@ -3689,11 +3839,13 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3701,6 +3853,7 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3715,6 +3868,7 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3732,6 +3886,7 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3770,16 +3925,19 @@ pub struct CreateApplicationPolicy<'a> {
 }
 impl<'a> CreateApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3787,6 +3945,7 @@ impl<'a> CreateApplicationPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3801,6 +3960,7 @@ impl<'a> CreateApplicationPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3818,6 +3978,7 @@ impl<'a> CreateApplicationPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3872,21 +4033,25 @@ pub struct CreateApplicationPolicyV1<'a> {
 }
 impl<'a> CreateApplicationPolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateApplicationPolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3894,6 +4059,7 @@ impl<'a> CreateApplicationPolicyV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3908,6 +4074,7 @@ impl<'a> CreateApplicationPolicyV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3925,6 +4092,7 @@ impl<'a> CreateApplicationPolicyV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3963,21 +4131,25 @@ pub struct ListApplicationPolicies<'a> {
 }
 impl<'a> ListApplicationPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3986,6 +4158,7 @@ impl<'a> ListApplicationPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4036,11 +4209,13 @@ pub struct QueryApplicationPolicies<'a> {
 }
 impl<'a> QueryApplicationPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryApplicationPoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4053,6 +4228,7 @@ impl<'a> QueryApplicationPolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -4064,20 +4240,24 @@ impl<'a> QueryApplicationPolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4089,6 +4269,7 @@ impl<'a> QueryApplicationPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4125,21 +4306,25 @@ pub struct GetApplicationPolicy<'a> {
 }
 impl<'a> GetApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4148,6 +4333,7 @@ impl<'a> GetApplicationPolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4198,26 +4384,31 @@ pub struct GetApplicationPolicyV1<'a> {
 }
 impl<'a> GetApplicationPolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApplicationPolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4226,6 +4417,7 @@ impl<'a> GetApplicationPolicyV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4260,16 +4452,19 @@ pub struct UpdateApplicationPolicy<'a> {
 }
 impl<'a> UpdateApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4277,6 +4472,7 @@ impl<'a> UpdateApplicationPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4291,6 +4487,7 @@ impl<'a> UpdateApplicationPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4308,6 +4505,7 @@ impl<'a> UpdateApplicationPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4362,21 +4560,25 @@ pub struct UpdateApplicationPolicyV1<'a> {
 }
 impl<'a> UpdateApplicationPolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApplicationPolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4384,6 +4586,7 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4398,6 +4601,7 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4415,6 +4619,7 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4475,21 +4680,25 @@ pub struct DeleteApplicationPolicy<'a> {
 }
 impl<'a> DeleteApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteApplicationPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4497,6 +4706,7 @@ impl<'a> DeleteApplicationPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4511,6 +4721,7 @@ impl<'a> DeleteApplicationPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4528,6 +4739,7 @@ impl<'a> DeleteApplicationPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4566,16 +4778,19 @@ pub struct CreateDevicePolicy<'a> {
 }
 impl<'a> CreateDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4583,6 +4798,7 @@ impl<'a> CreateDevicePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4597,6 +4813,7 @@ impl<'a> CreateDevicePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4614,6 +4831,7 @@ impl<'a> CreateDevicePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4668,21 +4886,25 @@ pub struct CreateDevicePolicyV1<'a> {
 }
 impl<'a> CreateDevicePolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateDevicePolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4690,6 +4912,7 @@ impl<'a> CreateDevicePolicyV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4704,6 +4927,7 @@ impl<'a> CreateDevicePolicyV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4721,6 +4945,7 @@ impl<'a> CreateDevicePolicyV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4759,21 +4984,25 @@ pub struct ListDevicePolicies<'a> {
 }
 impl<'a> ListDevicePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4782,6 +5011,7 @@ impl<'a> ListDevicePolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4832,11 +5062,13 @@ pub struct QueryDevicePolicies<'a> {
 }
 impl<'a> QueryDevicePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryDevicePoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4849,6 +5081,7 @@ impl<'a> QueryDevicePolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -4860,20 +5093,24 @@ impl<'a> QueryDevicePolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4885,6 +5122,7 @@ impl<'a> QueryDevicePolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4921,21 +5159,25 @@ pub struct GetDevicePolicy<'a> {
 }
 impl<'a> GetDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4944,6 +5186,7 @@ impl<'a> GetDevicePolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4994,26 +5237,31 @@ pub struct GetDevicePolicyV1<'a> {
 }
 impl<'a> GetDevicePolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDevicePolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5022,6 +5270,7 @@ impl<'a> GetDevicePolicyV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5056,16 +5305,19 @@ pub struct UpdateDevicePolicy<'a> {
 }
 impl<'a> UpdateDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5073,6 +5325,7 @@ impl<'a> UpdateDevicePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5087,6 +5340,7 @@ impl<'a> UpdateDevicePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5104,6 +5358,7 @@ impl<'a> UpdateDevicePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5158,21 +5413,25 @@ pub struct UpdateDevicePolicyV1<'a> {
 }
 impl<'a> UpdateDevicePolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateDevicePolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5180,6 +5439,7 @@ impl<'a> UpdateDevicePolicyV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5194,6 +5454,7 @@ impl<'a> UpdateDevicePolicyV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5211,6 +5472,7 @@ impl<'a> UpdateDevicePolicyV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5271,21 +5533,25 @@ pub struct DeleteDevicePolicy<'a> {
 }
 impl<'a> DeleteDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDevicePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5293,6 +5559,7 @@ impl<'a> DeleteDevicePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5307,6 +5574,7 @@ impl<'a> DeleteDevicePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5324,6 +5592,7 @@ impl<'a> DeleteDevicePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5384,21 +5653,25 @@ pub struct CreateL2AclPolicy<'a> {
 }
 impl<'a> CreateL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateL2AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5406,6 +5679,7 @@ impl<'a> CreateL2AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5420,6 +5694,7 @@ impl<'a> CreateL2AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5437,6 +5712,7 @@ impl<'a> CreateL2AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5475,21 +5751,25 @@ pub struct ListL2AclPolicies<'a> {
 }
 impl<'a> ListL2AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5498,6 +5778,7 @@ impl<'a> ListL2AclPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5548,11 +5829,13 @@ pub struct QueryL2AclPolicies<'a> {
 }
 impl<'a> QueryL2AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryL2AclPoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5565,6 +5848,7 @@ impl<'a> QueryL2AclPolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -5576,22 +5860,26 @@ impl<'a> QueryL2AclPolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::L2AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5603,6 +5891,7 @@ impl<'a> QueryL2AclPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5655,26 +5944,31 @@ pub struct GetL2AclPolicy<'a> {
 }
 impl<'a> GetL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetL2AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5683,6 +5977,7 @@ impl<'a> GetL2AclPolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5739,21 +6034,25 @@ pub struct UpdateL2AclPolicy<'a> {
 }
 impl<'a> UpdateL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateL2AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5761,6 +6060,7 @@ impl<'a> UpdateL2AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5775,6 +6075,7 @@ impl<'a> UpdateL2AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5792,6 +6093,7 @@ impl<'a> UpdateL2AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5852,21 +6154,25 @@ pub struct DeleteL2AclPolicy<'a> {
 }
 impl<'a> DeleteL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteL2AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5874,6 +6180,7 @@ impl<'a> DeleteL2AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5888,6 +6195,7 @@ impl<'a> DeleteL2AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5905,6 +6213,7 @@ impl<'a> DeleteL2AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5965,21 +6274,25 @@ pub struct CreateL3AclPolicy<'a> {
 }
 impl<'a> CreateL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateL3AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5987,6 +6300,7 @@ impl<'a> CreateL3AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6001,6 +6315,7 @@ impl<'a> CreateL3AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6018,6 +6333,7 @@ impl<'a> CreateL3AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6056,21 +6372,25 @@ pub struct ListL3AclPolicies<'a> {
 }
 impl<'a> ListL3AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6079,6 +6399,7 @@ impl<'a> ListL3AclPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6129,11 +6450,13 @@ pub struct QueryL3AclPolicies<'a> {
 }
 impl<'a> QueryL3AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryL3AclPoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6146,6 +6469,7 @@ impl<'a> QueryL3AclPolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -6157,22 +6481,26 @@ impl<'a> QueryL3AclPolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::L3AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6184,6 +6512,7 @@ impl<'a> QueryL3AclPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6236,26 +6565,31 @@ pub struct GetL3AclPolicy<'a> {
 }
 impl<'a> GetL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetL3AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6264,6 +6598,7 @@ impl<'a> GetL3AclPolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6320,21 +6655,25 @@ pub struct UpdateL3AclPolicy<'a> {
 }
 impl<'a> UpdateL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateL3AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6342,6 +6681,7 @@ impl<'a> UpdateL3AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6356,6 +6696,7 @@ impl<'a> UpdateL3AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6373,6 +6714,7 @@ impl<'a> UpdateL3AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6433,21 +6775,25 @@ pub struct DeleteL3AclPolicy<'a> {
 }
 impl<'a> DeleteL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteL3AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6455,6 +6801,7 @@ impl<'a> DeleteL3AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6469,6 +6816,7 @@ impl<'a> DeleteL3AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6486,6 +6834,7 @@ impl<'a> DeleteL3AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6540,26 +6889,31 @@ pub struct ListApplicationLibraryCategories<'a> {
 }
 impl<'a> ListApplicationLibraryCategories<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListApplicationLibraryCategoriesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6568,6 +6922,7 @@ impl<'a> ListApplicationLibraryCategories<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6618,11 +6973,13 @@ pub struct ListApplicationLibraryCategoryApplications<'a> {
 }
 impl<'a> ListApplicationLibraryCategoryApplications<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ListApplicationLibraryCategoryApplicationsVersion,
@@ -6631,16 +6988,19 @@ impl<'a> ListApplicationLibraryCategoryApplications<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6649,6 +7009,7 @@ impl<'a> ListApplicationLibraryCategoryApplications<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6699,6 +7060,7 @@ pub struct GetApplicationLibrarySettings<'a> {
 }
 impl<'a> GetApplicationLibrarySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6707,6 +7069,7 @@ impl<'a> GetApplicationLibrarySettings<'a> {
     ///
     /// query parameter `changesIncluded`; `boolean`; default: false.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibrarySettingsCsv (the document names the parameter for the GET, PATCH pair; the description has it on the GET only)).
+    #[inline]
     pub fn changes_included(mut self, changes_included: bool) -> Self {
         self.req.query("changesIncluded", &changes_included);
         self
@@ -6715,26 +7078,31 @@ impl<'a> GetApplicationLibrarySettings<'a> {
     ///
     /// query parameter `type`; `string`.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibrarySettingsCsv).
+    #[inline]
     pub fn type_(mut self, type_: &str) -> Self {
         self.req.query("type", &type_);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApplicationLibrarySettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6743,6 +7111,7 @@ impl<'a> GetApplicationLibrarySettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6793,21 +7162,25 @@ pub struct PatchApplicationLibrarySettings<'a> {
 }
 impl<'a> PatchApplicationLibrarySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchApplicationLibrarySettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6815,6 +7188,7 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6829,6 +7203,7 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6846,6 +7221,7 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6906,21 +7282,25 @@ pub struct AddAccessControlProfile<'a> {
 }
 impl<'a> AddAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddAccessControlProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6928,6 +7308,7 @@ impl<'a> AddAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6942,6 +7323,7 @@ impl<'a> AddAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6959,6 +7341,7 @@ impl<'a> AddAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

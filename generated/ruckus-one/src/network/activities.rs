@@ -63,6 +63,7 @@ impl<'de> serde::Deserialize<'de> for ActivitiesAdmin {
 }
 impl ActivitiesAdmin {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -160,6 +161,7 @@ impl<'de> serde::Deserialize<'de> for ActivitiesDevice {
 }
 impl ActivitiesDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -308,6 +310,7 @@ impl<'de> serde::Deserialize<'de> for Activity {
 }
 impl Activity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -484,6 +487,7 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
 }
 impl ActivityQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filters: None,
@@ -573,6 +577,7 @@ impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
 }
 impl ActivityQueryFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self { id: None }
     }
@@ -694,6 +699,7 @@ impl<'de> serde::Deserialize<'de> for NameValuePair {
 }
 impl NameValuePair {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -764,6 +770,7 @@ impl<'de> serde::Deserialize<'de> for NotificationData {
 }
 impl NotificationData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -910,6 +917,7 @@ impl<'de> serde::Deserialize<'de> for QueryData {
 }
 impl QueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1014,6 +1022,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevice {
 }
 impl QueryResponseDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1077,6 +1086,7 @@ impl<'a> ActivitiesClient<'a> {
     /// - The activity is created asynchronously and may answer 404 for the first polls.
     #[doc(alias = "/activities/{requestId}")]
     #[doc(alias = "GET /activities/{requestId}")]
+    #[inline]
     pub fn get_activity(&self, request_id: &str) -> GetActivity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1098,6 +1108,7 @@ impl<'a> ActivitiesClient<'a> {
     /// - The rows are typed `Activity`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/activities/query")]
     #[doc(alias = "POST /activities/query")]
+    #[inline]
     pub fn query_activities(&self, body: &ActivityQuery) -> QueryActivities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1120,6 +1131,7 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "/activities/{activityId}/notifications")]
     #[doc(alias = "PUT /activities/{activityId}/notifications")]
     #[doc(alias = "updateActivityNotification")]
+    #[inline]
     pub fn update_activity_notification(
         &self,
         activity_id: &str,
@@ -1147,6 +1159,7 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "/activities/{activityId}/devices/query")]
     #[doc(alias = "POST /activities/{activityId}/devices/query")]
     #[doc(alias = "findActivityDevices")]
+    #[inline]
     pub fn find_activity_devices(
         &self,
         activity_id: &str,
@@ -1171,6 +1184,7 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "/private/activities/async-cleanup")]
     #[doc(alias = "DELETE /private/activities/async-cleanup")]
     #[doc(alias = "deleteSchedule")]
+    #[inline]
     pub fn delete_schedule(&self) -> DeleteSchedule<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &DELETE_SCHEDULE, &[]);
         DeleteSchedule { req }
@@ -1242,27 +1256,32 @@ pub struct GetActivity<'a> {
 }
 impl<'a> GetActivity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Activity, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1297,6 +1316,7 @@ pub struct QueryActivities<'a> {
 }
 impl<'a> QueryActivities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1309,26 +1329,31 @@ impl<'a> QueryActivities<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Activity> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1337,6 +1362,7 @@ impl<'a> QueryActivities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1371,27 +1397,32 @@ pub struct UpdateActivityNotification<'a> {
 }
 impl<'a> UpdateActivityNotification<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Activity, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1426,6 +1457,7 @@ pub struct FindActivityDevices<'a> {
 }
 impl<'a> FindActivityDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1438,26 +1470,31 @@ impl<'a> FindActivityDevices<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseDevice> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ActivitiesDevice> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1466,6 +1503,7 @@ impl<'a> FindActivityDevices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1500,21 +1538,25 @@ pub struct DeleteSchedule<'a> {
 }
 impl<'a> DeleteSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1523,6 +1565,7 @@ impl<'a> DeleteSchedule<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -202,6 +202,7 @@ impl<'de> serde::Deserialize<'de> for BooleanCriteria {
 }
 impl BooleanCriteria {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(boolean_criteria: bool) -> Self {
         Self {
             boolean_criteria,
@@ -580,6 +581,7 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateAttribute {
 }
 impl DynamicPolicyTemplateAttribute {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         id: i64,
         name: String,
@@ -793,6 +795,7 @@ impl<'de> serde::Deserialize<'de> for LocalTime {
 }
 impl LocalTime {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             hour: None,
@@ -868,6 +871,7 @@ impl<'de> serde::Deserialize<'de> for NumberCriteria {
 }
 impl NumberCriteria {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(number_criteria: f64) -> Self {
         Self {
             number_criteria,
@@ -933,6 +937,7 @@ impl<'de> serde::Deserialize<'de> for PageData {
 }
 impl PageData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -1022,6 +1027,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceDynamicPolicyTemplate
 }
 impl PagedResponseResourceDynamicPolicyTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1111,6 +1117,7 @@ for PagedResponseResourceDynamicPolicyTemplateAttribute {
 }
 impl PagedResponseResourceDynamicPolicyTemplateAttribute {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1199,6 +1206,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicy {
 }
 impl PagedResponseResourcePolicy {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1284,6 +1292,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicyCondition {
 }
 impl PagedResponseResourcePolicyCondition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1369,6 +1378,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySet {
 }
 impl PagedResponseResourcePolicySet {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1455,6 +1465,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySetAssignment {
 }
 impl PagedResponseResourcePolicySetAssignment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1541,6 +1552,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePrioritizedPolicy {
 }
 impl PagedResponseResourcePrioritizedPolicy {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1639,6 +1651,7 @@ impl<'de> serde::Deserialize<'de> for Policy {
 }
 impl Policy {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, policy_type: PolicyPolicyType) -> Self {
         Self {
             id: None,
@@ -1755,6 +1768,7 @@ impl<'de> serde::Deserialize<'de> for PolicyCondition {
 }
 impl PolicyCondition {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(policy_id: String, template_attribute_id: i64) -> Self {
         Self {
             id: None,
@@ -1848,6 +1862,7 @@ impl<'de> serde::Deserialize<'de> for PolicyConditionUpdate {
 }
 impl PolicyConditionUpdate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             template_attribute_id: None,
@@ -1995,6 +2010,7 @@ impl<'de> serde::Deserialize<'de> for PolicySet {
 }
 impl PolicySet {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, description: String) -> Self {
         Self {
             id: None,
@@ -2107,6 +2123,7 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignment {
 }
 impl PolicySetAssignment {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(id: String, identity_id: String, identity_name: String) -> Self {
         Self {
             id,
@@ -2180,6 +2197,7 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignmentGroups {
 }
 impl PolicySetAssignmentGroups {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(identity_name: String, identity_id: Vec<String>) -> Self {
         Self {
             identity_name,
@@ -2249,6 +2267,7 @@ impl<'de> serde::Deserialize<'de> for PolicyUpdate {
 }
 impl PolicyUpdate {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -2322,6 +2341,7 @@ impl<'de> serde::Deserialize<'de> for PrioritizedPolicy {
 }
 impl PrioritizedPolicy {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             policy_id: None,
@@ -2395,6 +2415,7 @@ impl<'de> serde::Deserialize<'de> for StringCriteria {
 }
 impl StringCriteria {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(regex_string_criteria: String) -> Self {
         Self {
             regex_string_criteria,
@@ -2438,6 +2459,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "GET /policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "getPrioritizedRuleById")]
+    #[inline]
     pub fn get_prioritized_rule_by_id(
         &self,
         policy_set_id: &str,
@@ -2466,6 +2488,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "PUT /policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "assignPolicyToPolicySetWithPriority")]
+    #[inline]
     pub fn assign_policy_to_policy_set_with_priority(
         &self,
         policy_set_id: &str,
@@ -2497,6 +2520,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "DELETE /policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "removeMappedPolicySet")]
+    #[inline]
     pub fn remove_mapped_policy_set(
         &self,
         policy_set_id: &str,
@@ -2528,6 +2552,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies")]
     #[doc(alias = "GET /policyTemplates/{templateId}/policies")]
     #[doc(alias = "getAllPoliciesUnderTemplate")]
+    #[inline]
     pub fn get_all_policies_under_template(
         &self,
         template_id: &str,
@@ -2558,6 +2583,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies")]
     #[doc(alias = "POST /policyTemplates/{templateId}/policies")]
     #[doc(alias = "createPolicy")]
+    #[inline]
     pub fn create_policy(&self, template_id: &str, body: &Policy) -> CreatePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2586,6 +2612,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}/conditions")]
     #[doc(alias = "GET /policyTemplates/{templateId}/policies/{policyId}/conditions")]
     #[doc(alias = "getAllConditionForPolicy")]
+    #[inline]
     pub fn get_all_condition_for_policy(
         &self,
         template_id: &str,
@@ -2614,6 +2641,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}/conditions")]
     #[doc(alias = "POST /policyTemplates/{templateId}/policies/{policyId}/conditions")]
     #[doc(alias = "createPolicyCondition")]
+    #[inline]
     pub fn create_policy_condition(
         &self,
         template_id: &str,
@@ -2645,6 +2673,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/query")]
     #[doc(alias = "POST /policyTemplates/{templateId}/policies/query")]
     #[doc(alias = "getAllPoliciesForTemplateByQuery")]
+    #[inline]
     pub fn get_all_policies_for_template_by_query(
         &self,
         template_id: &str,
@@ -2677,6 +2706,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/attributes/query")]
     #[doc(alias = "POST /policyTemplates/{templateId}/attributes/query")]
     #[doc(alias = "queryAttributeForTemplate")]
+    #[inline]
     pub fn query_attribute_for_template(
         &self,
         template_id: &str,
@@ -2706,6 +2736,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/query")]
     #[doc(alias = "POST /policyTemplates/query")]
     #[doc(alias = "getAllTemplatesByQuery")]
+    #[inline]
     pub fn get_all_templates_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -2734,6 +2765,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/policies/query")]
     #[doc(alias = "POST /policyTemplates/policies/query")]
     #[doc(alias = "getAllPoliciesAcrossTemplatesByQuery")]
+    #[inline]
     pub fn get_all_policies_across_templates_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -2762,6 +2794,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets")]
     #[doc(alias = "POST /policySets")]
     #[doc(alias = "createPolicySet")]
+    #[inline]
     pub fn create_policy_set(&self, body: &PolicySet) -> CreatePolicySet<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2788,6 +2821,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/assignments/query")]
     #[doc(alias = "POST /policySets/{policySetId}/assignments/query")]
     #[doc(alias = "getAllPolicySetsAssignmentsByQuery")]
+    #[inline]
     pub fn get_all_policy_sets_assignments_by_query(
         &self,
         policy_set_id: &str,
@@ -2819,6 +2853,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/query")]
     #[doc(alias = "POST /policySets/query")]
     #[doc(alias = "getAllPolicySetsByQuery")]
+    #[inline]
     pub fn get_all_policy_sets_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -2846,6 +2881,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "GET /policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "getPolicyById")]
+    #[inline]
     pub fn get_policy_by_id(
         &self,
         template_id: &str,
@@ -2873,6 +2909,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "DELETE /policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "deletePolicy")]
+    #[inline]
     pub fn delete_policy(&self, template_id: &str, policy_id: &str) -> DeletePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2896,6 +2933,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "PATCH /policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "updatePolicy")]
+    #[inline]
     pub fn update_policy(
         &self,
         template_id: &str,
@@ -2930,6 +2968,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         alias = "GET /policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}"
     )]
     #[doc(alias = "getConditionById")]
+    #[inline]
     pub fn get_condition_by_id(
         &self,
         template_id: &str,
@@ -2963,6 +3002,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         alias = "DELETE /policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}"
     )]
     #[doc(alias = "deletePolicyConditions")]
+    #[inline]
     pub fn delete_policy_conditions(
         &self,
         template_id: &str,
@@ -2996,6 +3036,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         alias = "PATCH /policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}"
     )]
     #[doc(alias = "updateCondition")]
+    #[inline]
     pub fn update_condition(
         &self,
         template_id: &str,
@@ -3025,6 +3066,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}")]
     #[doc(alias = "GET /policySets/{policySetId}")]
     #[doc(alias = "getPolicySetById")]
+    #[inline]
     pub fn get_policy_set_by_id(&self, policy_set_id: &str) -> GetPolicySetById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3047,6 +3089,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}")]
     #[doc(alias = "DELETE /policySets/{policySetId}")]
     #[doc(alias = "deletePolicySet")]
+    #[inline]
     pub fn delete_policy_set(&self, policy_set_id: &str) -> DeletePolicySet<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3070,6 +3113,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}")]
     #[doc(alias = "PATCH /policySets/{policySetId}")]
     #[doc(alias = "updatePolicySet")]
+    #[inline]
     pub fn update_policy_set(
         &self,
         policy_set_id: &str,
@@ -3097,6 +3141,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}")]
     #[doc(alias = "GET /policyTemplates/{templateId}")]
     #[doc(alias = "getPolicyTemplateById")]
+    #[inline]
     pub fn get_policy_template_by_id(
         &self,
         template_id: &str,
@@ -3127,6 +3172,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/attributes")]
     #[doc(alias = "GET /policyTemplates/{templateId}/attributes")]
     #[doc(alias = "getAttributesForTemplate")]
+    #[inline]
     pub fn get_attributes_for_template(
         &self,
         template_id: &str,
@@ -3155,6 +3201,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/attributes/{attributeId}")]
     #[doc(alias = "GET /policyTemplates/{templateId}/attributes/{attributeId}")]
     #[doc(alias = "getAttributesByIdForTemplate")]
+    #[inline]
     pub fn get_attributes_by_id_for_template(
         &self,
         template_id: &str,
@@ -3183,6 +3230,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies")]
     #[doc(alias = "GET /policySets/{policySetId}/prioritizedPolicies")]
     #[doc(alias = "getAllPrioritizedPolicies")]
+    #[inline]
     pub fn get_all_prioritized_policies(
         &self,
         policy_set_id: &str,
@@ -3212,6 +3260,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/assignments")]
     #[doc(alias = "GET /policySets/{policySetId}/assignments")]
     #[doc(alias = "getAllPolicySetAssignments")]
+    #[inline]
     pub fn get_all_policy_set_assignments(
         &self,
         policy_set_id: &str,
@@ -3238,6 +3287,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/assignments/{assignmentId}")]
     #[doc(alias = "GET /policySets/{policySetId}/assignments/{assignmentId}")]
     #[doc(alias = "getAssignmentById")]
+    #[inline]
     pub fn get_assignment_by_id(
         &self,
         policy_set_id: &str,
@@ -3290,26 +3340,31 @@ pub struct GetPrioritizedRuleById<'a> {
 }
 impl<'a> GetPrioritizedRuleById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPrioritizedRuleByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3318,6 +3373,7 @@ impl<'a> GetPrioritizedRuleById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3368,11 +3424,13 @@ pub struct AssignPolicyToPolicySetWithPriority<'a> {
 }
 impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AssignPolicyToPolicySetWithPriorityVersion,
@@ -3381,16 +3439,19 @@ impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3399,6 +3460,7 @@ impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3449,26 +3511,31 @@ pub struct RemoveMappedPolicySet<'a> {
 }
 impl<'a> RemoveMappedPolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemoveMappedPolicySetVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3477,6 +3544,7 @@ impl<'a> RemoveMappedPolicySet<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3527,6 +3595,7 @@ pub struct GetAllPoliciesUnderTemplate<'a> {
 }
 impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3534,6 +3603,7 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -3541,6 +3611,7 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -3548,11 +3619,13 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPoliciesUnderTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3565,26 +3638,31 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicy> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Policy> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3593,6 +3671,7 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3643,21 +3722,25 @@ pub struct CreatePolicy<'a> {
 }
 impl<'a> CreatePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3665,6 +3748,7 @@ impl<'a> CreatePolicy<'a> {
     /// Sends the request and decodes the `201` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3676,6 +3760,7 @@ impl<'a> CreatePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3690,6 +3775,7 @@ impl<'a> CreatePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3741,6 +3827,7 @@ pub struct GetAllConditionForPolicy<'a> {
 }
 impl<'a> GetAllConditionForPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3748,6 +3835,7 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -3755,6 +3843,7 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -3762,11 +3851,13 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllConditionForPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3779,6 +3870,7 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicyCondition> {
@@ -3787,20 +3879,24 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicyCondition> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3809,6 +3905,7 @@ impl<'a> GetAllConditionForPolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3859,26 +3956,31 @@ pub struct CreatePolicyCondition<'a> {
 }
 impl<'a> CreatePolicyCondition<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePolicyConditionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3887,6 +3989,7 @@ impl<'a> CreatePolicyCondition<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3937,6 +4040,7 @@ pub struct GetAllPoliciesForTemplateByQuery<'a> {
 }
 impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3944,11 +4048,13 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPoliciesForTemplateByQueryVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3961,26 +4067,31 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicy> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Policy> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3989,6 +4100,7 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4039,6 +4151,7 @@ pub struct QueryAttributeForTemplate<'a> {
 }
 impl<'a> QueryAttributeForTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4046,11 +4159,13 @@ impl<'a> QueryAttributeForTemplate<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryAttributeForTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4063,6 +4178,7 @@ impl<'a> QueryAttributeForTemplate<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -4074,20 +4190,24 @@ impl<'a> QueryAttributeForTemplate<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DynamicPolicyTemplateAttribute> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4099,6 +4219,7 @@ impl<'a> QueryAttributeForTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4151,6 +4272,7 @@ pub struct GetAllTemplatesByQuery<'a> {
 }
 impl<'a> GetAllTemplatesByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4158,11 +4280,13 @@ impl<'a> GetAllTemplatesByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllTemplatesByQueryVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4175,6 +4299,7 @@ impl<'a> GetAllTemplatesByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceDynamicPolicyTemplate> {
@@ -4183,20 +4308,24 @@ impl<'a> GetAllTemplatesByQuery<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DynamicPolicyTemplate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4208,6 +4337,7 @@ impl<'a> GetAllTemplatesByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4258,6 +4388,7 @@ pub struct GetAllPoliciesAcrossTemplatesByQuery<'a> {
 }
 impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4265,11 +4396,13 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetAllPoliciesAcrossTemplatesByQueryVersion,
@@ -4285,26 +4418,31 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicy> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Policy> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4313,6 +4451,7 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4363,26 +4502,31 @@ pub struct CreatePolicySet<'a> {
 }
 impl<'a> CreatePolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePolicySetVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4391,6 +4535,7 @@ impl<'a> CreatePolicySet<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4441,6 +4586,7 @@ pub struct GetAllPolicySetsAssignmentsByQuery<'a> {
 }
 impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4448,11 +4594,13 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetAllPolicySetsAssignmentsByQueryVersion,
@@ -4468,6 +4616,7 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicySetAssignment> {
@@ -4476,20 +4625,24 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicySetAssignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4501,6 +4654,7 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4551,6 +4705,7 @@ pub struct GetAllPolicySetsByQuery<'a> {
 }
 impl<'a> GetAllPolicySetsByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4558,11 +4713,13 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPolicySetsByQueryVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4575,26 +4732,31 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicySet> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicySet> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4603,6 +4765,7 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4653,32 +4816,38 @@ pub struct GetPolicyById<'a> {
 }
 impl<'a> GetPolicyById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPolicyByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Policy, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4726,26 +4895,31 @@ pub struct DeletePolicy<'a> {
 }
 impl<'a> DeletePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4754,6 +4928,7 @@ impl<'a> DeletePolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4804,32 +4979,38 @@ pub struct UpdatePolicy<'a> {
 }
 impl<'a> UpdatePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Policy, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4877,26 +5058,31 @@ pub struct GetConditionById<'a> {
 }
 impl<'a> GetConditionById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetConditionByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4905,6 +5091,7 @@ impl<'a> GetConditionById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4955,26 +5142,31 @@ pub struct DeletePolicyConditions<'a> {
 }
 impl<'a> DeletePolicyConditions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePolicyConditionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4983,6 +5175,7 @@ impl<'a> DeletePolicyConditions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5033,26 +5226,31 @@ pub struct UpdateCondition<'a> {
 }
 impl<'a> UpdateCondition<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateConditionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5061,6 +5259,7 @@ impl<'a> UpdateCondition<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5111,26 +5310,31 @@ pub struct GetPolicySetById<'a> {
 }
 impl<'a> GetPolicySetById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPolicySetByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5139,6 +5343,7 @@ impl<'a> GetPolicySetById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5189,26 +5394,31 @@ pub struct DeletePolicySet<'a> {
 }
 impl<'a> DeletePolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePolicySetVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5217,6 +5427,7 @@ impl<'a> DeletePolicySet<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5267,26 +5478,31 @@ pub struct UpdatePolicySet<'a> {
 }
 impl<'a> UpdatePolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePolicySetVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5295,6 +5511,7 @@ impl<'a> UpdatePolicySet<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5345,26 +5562,31 @@ pub struct GetPolicyTemplateById<'a> {
 }
 impl<'a> GetPolicyTemplateById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPolicyTemplateByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5373,6 +5595,7 @@ impl<'a> GetPolicyTemplateById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5423,6 +5646,7 @@ pub struct GetAttributesForTemplate<'a> {
 }
 impl<'a> GetAttributesForTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5430,6 +5654,7 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -5437,6 +5662,7 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -5444,11 +5670,13 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAttributesForTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5461,6 +5689,7 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -5472,20 +5701,24 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DynamicPolicyTemplateAttribute> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5497,6 +5730,7 @@ impl<'a> GetAttributesForTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5549,26 +5783,31 @@ pub struct GetAttributesByIdForTemplate<'a> {
 }
 impl<'a> GetAttributesByIdForTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAttributesByIdForTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5577,6 +5816,7 @@ impl<'a> GetAttributesByIdForTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5627,26 +5867,31 @@ pub struct GetAllPrioritizedPolicies<'a> {
 }
 impl<'a> GetAllPrioritizedPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPrioritizedPoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5658,6 +5903,7 @@ impl<'a> GetAllPrioritizedPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5708,6 +5954,7 @@ pub struct GetAllPolicySetAssignments<'a> {
 }
 impl<'a> GetAllPolicySetAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5715,6 +5962,7 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -5722,6 +5970,7 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -5729,11 +5978,13 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPolicySetAssignmentsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5746,6 +5997,7 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicySetAssignment> {
@@ -5754,20 +6006,24 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicySetAssignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5779,6 +6035,7 @@ impl<'a> GetAllPolicySetAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5829,26 +6086,31 @@ pub struct GetAssignmentById<'a> {
 }
 impl<'a> GetAssignmentById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAssignmentByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5857,6 +6119,7 @@ impl<'a> GetAssignmentById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

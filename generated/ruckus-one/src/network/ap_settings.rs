@@ -63,6 +63,7 @@ impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
 }
 impl ApAntennaTypeSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -144,6 +145,7 @@ impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
 }
 impl ApBssColoringSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_coloring_enabled: None,
@@ -382,6 +384,7 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
 }
 impl ApCapabilities {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allow_cband_country: None,
@@ -730,6 +733,7 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
 }
 impl ApDhcpSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String) -> Self {
         Self {
             dhcp_ap_role: None,
@@ -811,6 +815,7 @@ impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
 }
 impl ApDirectedMulticastSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_enabled: None,
@@ -898,6 +903,7 @@ impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
 }
 impl ApExternalAntennaSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             external_antenna: None,
@@ -983,6 +989,7 @@ impl<'de> serde::Deserialize<'de> for ApIotSettings {
 }
 impl ApIotSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -1065,6 +1072,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
 }
 impl ApLanPortSpecificSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             poe_mode: None,
@@ -1143,6 +1151,7 @@ impl<'de> serde::Deserialize<'de> for ApLedSettings {
 }
 impl ApLedSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             led_enabled: None,
@@ -1222,6 +1231,7 @@ impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
 }
 impl ApManagementTrafficVlanSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -1304,6 +1314,7 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettings {
 }
 impl ApMeshSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mesh_mode: None,
@@ -1517,6 +1528,7 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
 }
 impl ApNetworkSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             gateway: None,
@@ -1695,6 +1707,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
 }
 impl ApRadio24GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -1854,6 +1867,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
 }
 impl ApRadio5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -2061,6 +2075,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
 }
 impl ApRadio6GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -2329,6 +2344,7 @@ impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
 }
 impl ApRadioDual5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -2448,6 +2464,7 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
 }
 impl ApRadioSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_radio_params24g: None,
@@ -2576,6 +2593,7 @@ impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
 }
 impl ApSmartMonitorSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -2675,6 +2693,7 @@ impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
 }
 impl ApStickyClientSteeringSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -2759,6 +2778,7 @@ impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
 }
 impl ApUsbPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -2835,6 +2855,7 @@ impl<'de> serde::Deserialize<'de> for Channels6G {
 }
 impl Channels6G {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_160mhz: None,
@@ -2947,6 +2968,7 @@ impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
 }
 impl VenueApSnmpAgentProfileSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -3032,6 +3054,7 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
 }
 impl WifiAvailableChannelsV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_2_4g_channels: None,
@@ -3113,6 +3136,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApAntennaTypeSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
+    #[inline]
     pub fn get_ap_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -3139,6 +3163,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
+    #[inline]
     pub fn update_ap_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -3167,6 +3192,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
+    #[inline]
     pub fn get_ap_band_mode_settings(
         &self,
         venue_id: &str,
@@ -3194,6 +3220,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
+    #[inline]
     pub fn update_ap_band_mode_settings(
         &self,
         venue_id: &str,
@@ -3221,6 +3248,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
+    #[inline]
     pub fn get_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -3250,6 +3278,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
+    #[inline]
     pub fn update_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -3281,6 +3310,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings"
     )]
+    #[inline]
     pub fn get_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -3313,6 +3343,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings"
     )]
+    #[inline]
     pub fn update_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -3339,6 +3370,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDirectedMulticastSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
+    #[inline]
     pub fn get_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -3367,6 +3399,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
+    #[inline]
     pub fn update_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -3395,6 +3428,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApExternalAntennaSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
+    #[inline]
     pub fn get_ap_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -3423,6 +3457,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
+    #[inline]
     pub fn update_ap_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -3451,6 +3486,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApIotSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/iotSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/iotSettings")]
+    #[inline]
     pub fn get_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -3477,6 +3513,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/iotSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/iotSettings")]
+    #[inline]
     pub fn update_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -3505,6 +3542,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
+    #[inline]
     pub fn get_ap_lan_port_settings(
         &self,
         venue_id: &str,
@@ -3532,6 +3570,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
+    #[inline]
     pub fn update_ap_lan_port_settings(
         &self,
         venue_id: &str,
@@ -3556,6 +3595,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLanPortSpecificSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
+    #[inline]
     pub fn get_ap_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -3584,6 +3624,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
+    #[inline]
     pub fn update_ap_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -3612,6 +3653,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLedSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/ledSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/ledSettings")]
+    #[inline]
     pub fn get_ap_led_settings(
         &self,
         venue_id: &str,
@@ -3638,6 +3680,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/ledSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/ledSettings")]
+    #[inline]
     pub fn update_ap_led_settings(
         &self,
         venue_id: &str,
@@ -3666,6 +3709,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings"
     )]
+    #[inline]
     pub fn get_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -3696,6 +3740,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings"
     )]
+    #[inline]
     pub fn update_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -3724,6 +3769,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApMeshSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/meshSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/meshSettings")]
+    #[inline]
     pub fn get_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -3750,6 +3796,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/meshSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/meshSettings")]
+    #[inline]
     pub fn update_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -3776,6 +3823,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApNetworkSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/networkSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/networkSettings")]
+    #[inline]
     pub fn get_ap_network_settings(
         &self,
         venue_id: &str,
@@ -3802,6 +3850,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/networkSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/networkSettings")]
+    #[inline]
     pub fn update_ap_network_settings(
         &self,
         venue_id: &str,
@@ -3831,6 +3880,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/radioSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/radioSettings")]
+    #[inline]
     pub fn get_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -3860,6 +3910,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/radioSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/radioSettings")]
+    #[inline]
     pub fn update_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -3886,6 +3937,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSmartMonitorSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
+    #[inline]
     pub fn get_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -3912,6 +3964,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
+    #[inline]
     pub fn update_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -3940,6 +3993,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSnmpAgentProfileSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
+    #[inline]
     pub fn get_ap_snmp_agent_profile_settings(
         &self,
         venue_id: &str,
@@ -3968,6 +4022,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
+    #[inline]
     pub fn update_ap_snmp_agent_profile_settings(
         &self,
         venue_id: &str,
@@ -3998,6 +4053,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings"
     )]
+    #[inline]
     pub fn get_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -4028,6 +4084,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings"
     )]
+    #[inline]
     pub fn update_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -4059,6 +4116,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings"
     )]
+    #[inline]
     pub fn delete_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -4085,6 +4143,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApUsbPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
+    #[inline]
     pub fn get_ap_usb_port_settings(
         &self,
         venue_id: &str,
@@ -4111,6 +4170,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
+    #[inline]
     pub fn update_ap_usb_port_settings(
         &self,
         venue_id: &str,
@@ -4140,6 +4200,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - AP model capability fields are described by ApModelCapability; whether this answer carries them is not shown.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/capabilities")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/capabilities")]
+    #[inline]
     pub fn get_ap_capabilities(
         &self,
         venue_id: &str,
@@ -4164,6 +4225,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDhcpSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/dhcpSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/dhcpSettings")]
+    #[inline]
     pub fn get_ap_dhcp_settings(
         &self,
         venue_id: &str,
@@ -4188,6 +4250,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetApWifiAvailableChannels::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
+    #[inline]
     pub fn get_ap_wifi_available_channels(
         &self,
         venue_id: &str,
@@ -4212,6 +4275,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
+    #[inline]
     pub fn get_ap_wifi_available_channels_v1(
         &self,
         venue_id: &str,
@@ -4266,26 +4330,31 @@ pub struct GetApAntennaTypeSettings<'a> {
 }
 impl<'a> GetApAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApAntennaTypeSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4294,6 +4363,7 @@ impl<'a> GetApAntennaTypeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4344,21 +4414,25 @@ pub struct UpdateApAntennaTypeSettings<'a> {
 }
 impl<'a> UpdateApAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApAntennaTypeSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4366,6 +4440,7 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4380,6 +4455,7 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4397,6 +4473,7 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4435,21 +4512,25 @@ pub struct GetApBandModeSettings<'a> {
 }
 impl<'a> GetApBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4458,6 +4539,7 @@ impl<'a> GetApBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4492,26 +4574,31 @@ pub struct UpdateApBandModeSettings<'a> {
 }
 impl<'a> UpdateApBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4520,6 +4607,7 @@ impl<'a> UpdateApBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4570,26 +4658,31 @@ pub struct GetApBssColoringSettings<'a> {
 }
 impl<'a> GetApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApBssColoringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4598,6 +4691,7 @@ impl<'a> GetApBssColoringSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4648,21 +4742,25 @@ pub struct UpdateApBssColoringSettings<'a> {
 }
 impl<'a> UpdateApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApBssColoringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4670,6 +4768,7 @@ impl<'a> UpdateApBssColoringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4684,6 +4783,7 @@ impl<'a> UpdateApBssColoringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4701,6 +4801,7 @@ impl<'a> UpdateApBssColoringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4739,21 +4840,25 @@ pub struct GetApClientAdmissionControlSettings<'a> {
 }
 impl<'a> GetApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4762,6 +4867,7 @@ impl<'a> GetApClientAdmissionControlSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4796,26 +4902,31 @@ pub struct UpdateApClientAdmissionControlSettings<'a> {
 }
 impl<'a> UpdateApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4824,6 +4935,7 @@ impl<'a> UpdateApClientAdmissionControlSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4874,26 +4986,31 @@ pub struct GetApDirectedMulticastSettings<'a> {
 }
 impl<'a> GetApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApDirectedMulticastSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4902,6 +5019,7 @@ impl<'a> GetApDirectedMulticastSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4952,21 +5070,25 @@ pub struct UpdateApDirectedMulticastSettings<'a> {
 }
 impl<'a> UpdateApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApDirectedMulticastSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4974,6 +5096,7 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4988,6 +5111,7 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5005,6 +5129,7 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5059,26 +5184,31 @@ pub struct GetApExternalAntennaSettings<'a> {
 }
 impl<'a> GetApExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApExternalAntennaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5087,6 +5217,7 @@ impl<'a> GetApExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5137,21 +5268,25 @@ pub struct UpdateApExternalAntennaSettings<'a> {
 }
 impl<'a> UpdateApExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApExternalAntennaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5159,6 +5294,7 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5173,6 +5309,7 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5190,6 +5327,7 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5244,26 +5382,31 @@ pub struct GetApIotSettings<'a> {
 }
 impl<'a> GetApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApIotSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5272,6 +5415,7 @@ impl<'a> GetApIotSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5322,21 +5466,25 @@ pub struct UpdateApIotSettings<'a> {
 }
 impl<'a> UpdateApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApIotSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5344,6 +5492,7 @@ impl<'a> UpdateApIotSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5358,6 +5507,7 @@ impl<'a> UpdateApIotSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5375,6 +5525,7 @@ impl<'a> UpdateApIotSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5413,21 +5564,25 @@ pub struct GetApLanPortSettings<'a> {
 }
 impl<'a> GetApLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5436,6 +5591,7 @@ impl<'a> GetApLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5470,26 +5626,31 @@ pub struct UpdateApLanPortSettings<'a> {
 }
 impl<'a> UpdateApLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5498,6 +5659,7 @@ impl<'a> UpdateApLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5548,26 +5710,31 @@ pub struct GetApLanPortSpecificSettings<'a> {
 }
 impl<'a> GetApLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApLanPortSpecificSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5576,6 +5743,7 @@ impl<'a> GetApLanPortSpecificSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5626,21 +5794,25 @@ pub struct UpdateApLanPortSpecificSettings<'a> {
 }
 impl<'a> UpdateApLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApLanPortSpecificSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5648,6 +5820,7 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5662,6 +5835,7 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5679,6 +5853,7 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5733,26 +5908,31 @@ pub struct GetApLedSettings<'a> {
 }
 impl<'a> GetApLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApLedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5761,6 +5941,7 @@ impl<'a> GetApLedSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5811,21 +5992,25 @@ pub struct UpdateApLedSettings<'a> {
 }
 impl<'a> UpdateApLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApLedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5833,6 +6018,7 @@ impl<'a> UpdateApLedSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5847,6 +6033,7 @@ impl<'a> UpdateApLedSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5864,6 +6051,7 @@ impl<'a> UpdateApLedSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5918,11 +6106,13 @@ pub struct GetApManagementTrafficVlanSettings<'a> {
 }
 impl<'a> GetApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetApManagementTrafficVlanSettingsVersion,
@@ -5931,16 +6121,19 @@ impl<'a> GetApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5949,6 +6142,7 @@ impl<'a> GetApManagementTrafficVlanSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5999,11 +6193,13 @@ pub struct UpdateApManagementTrafficVlanSettings<'a> {
 }
 impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateApManagementTrafficVlanSettingsVersion,
@@ -6012,11 +6208,13 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6024,6 +6222,7 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6038,6 +6237,7 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6055,6 +6255,7 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6109,26 +6310,31 @@ pub struct GetApMeshSettings<'a> {
 }
 impl<'a> GetApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApMeshSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6137,6 +6343,7 @@ impl<'a> GetApMeshSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6187,21 +6394,25 @@ pub struct UpdateApMeshSettings<'a> {
 }
 impl<'a> UpdateApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApMeshSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6209,6 +6420,7 @@ impl<'a> UpdateApMeshSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6223,6 +6435,7 @@ impl<'a> UpdateApMeshSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6240,6 +6453,7 @@ impl<'a> UpdateApMeshSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6294,26 +6508,31 @@ pub struct GetApNetworkSettings<'a> {
 }
 impl<'a> GetApNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApNetworkSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6322,6 +6541,7 @@ impl<'a> GetApNetworkSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6372,21 +6592,25 @@ pub struct UpdateApNetworkSettings<'a> {
 }
 impl<'a> UpdateApNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApNetworkSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6394,6 +6618,7 @@ impl<'a> UpdateApNetworkSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6408,6 +6633,7 @@ impl<'a> UpdateApNetworkSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6425,6 +6651,7 @@ impl<'a> UpdateApNetworkSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6479,26 +6706,31 @@ pub struct GetApRadioSettings<'a> {
 }
 impl<'a> GetApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApRadioSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6507,6 +6739,7 @@ impl<'a> GetApRadioSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6557,21 +6790,25 @@ pub struct UpdateApRadioSettings<'a> {
 }
 impl<'a> UpdateApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApRadioSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6579,6 +6816,7 @@ impl<'a> UpdateApRadioSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6593,6 +6831,7 @@ impl<'a> UpdateApRadioSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6610,6 +6849,7 @@ impl<'a> UpdateApRadioSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6664,26 +6904,31 @@ pub struct GetApSmartMonitorSettings<'a> {
 }
 impl<'a> GetApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApSmartMonitorSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6692,6 +6937,7 @@ impl<'a> GetApSmartMonitorSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6742,21 +6988,25 @@ pub struct UpdateApSmartMonitorSettings<'a> {
 }
 impl<'a> UpdateApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApSmartMonitorSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6764,6 +7014,7 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6778,6 +7029,7 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6795,6 +7047,7 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6849,26 +7102,31 @@ pub struct GetApSnmpAgentProfileSettings<'a> {
 }
 impl<'a> GetApSnmpAgentProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApSnmpAgentProfileSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6877,6 +7135,7 @@ impl<'a> GetApSnmpAgentProfileSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6927,21 +7186,25 @@ pub struct UpdateApSnmpAgentProfileSettings<'a> {
 }
 impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApSnmpAgentProfileSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6949,6 +7212,7 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6963,6 +7227,7 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6980,6 +7245,7 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7034,26 +7300,31 @@ pub struct GetApStickyClientSteeringSettings<'a> {
 }
 impl<'a> GetApStickyClientSteeringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApStickyClientSteeringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7062,6 +7333,7 @@ impl<'a> GetApStickyClientSteeringSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7112,11 +7384,13 @@ pub struct UpdateApStickyClientSteeringSettings<'a> {
 }
 impl<'a> UpdateApStickyClientSteeringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateApStickyClientSteeringSettingsVersion,
@@ -7125,11 +7399,13 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7137,6 +7413,7 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7151,6 +7428,7 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7168,6 +7446,7 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7222,11 +7501,13 @@ pub struct DeleteApStickyClientSteeringSettings<'a> {
 }
 impl<'a> DeleteApStickyClientSteeringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteApStickyClientSteeringSettingsVersion,
@@ -7235,11 +7516,13 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7247,6 +7530,7 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7261,6 +7545,7 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7278,6 +7563,7 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7332,26 +7618,31 @@ pub struct GetApUsbPortSettings<'a> {
 }
 impl<'a> GetApUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApUsbPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7360,6 +7651,7 @@ impl<'a> GetApUsbPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7410,21 +7702,25 @@ pub struct UpdateApUsbPortSettings<'a> {
 }
 impl<'a> UpdateApUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApUsbPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7432,6 +7728,7 @@ impl<'a> UpdateApUsbPortSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7446,6 +7743,7 @@ impl<'a> UpdateApUsbPortSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7463,6 +7761,7 @@ impl<'a> UpdateApUsbPortSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7517,26 +7816,31 @@ pub struct GetApCapabilities<'a> {
 }
 impl<'a> GetApCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApCapabilitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7545,6 +7849,7 @@ impl<'a> GetApCapabilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7595,26 +7900,31 @@ pub struct GetApDhcpSettings<'a> {
 }
 impl<'a> GetApDhcpSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApDhcpSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7623,6 +7933,7 @@ impl<'a> GetApDhcpSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7673,26 +7984,31 @@ pub struct GetApWifiAvailableChannels<'a> {
 }
 impl<'a> GetApWifiAvailableChannels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApWifiAvailableChannelsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7701,6 +8017,7 @@ impl<'a> GetApWifiAvailableChannels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7735,21 +8052,25 @@ pub struct GetApWifiAvailableChannelsV1<'a> {
 }
 impl<'a> GetApWifiAvailableChannelsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7758,6 +8079,7 @@ impl<'a> GetApWifiAvailableChannelsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

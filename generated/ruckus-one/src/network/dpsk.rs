@@ -106,6 +106,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
 }
 impl DpskPassphrase {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -311,6 +312,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
 }
 impl DpskPassphraseCreate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -635,6 +637,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
 }
 impl DpskPassphraseDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mac: None,
@@ -768,6 +771,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
 }
 impl DpskPassphraseFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_id: None,
@@ -956,6 +960,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
 }
 impl DpskPassphraseQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1083,6 +1088,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
 }
 impl DpskPassphraseQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1180,6 +1186,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
 }
 impl DpskPassphrasesPatchRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ids: Vec<String>, changes: DpskPassphrase) -> Self {
         Self {
             ids,
@@ -1300,6 +1307,7 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
 }
 impl DpskPool {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             identity_group_id: None,
@@ -1653,6 +1661,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
 }
 impl DpskPoolQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1853,6 +1862,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
 }
 impl DpskPoolTemplate {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         name: String,
         passphrase_format: DpskPoolPassphraseFormat,
@@ -2019,6 +2029,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
 }
 impl DpskPoolTemplateQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2107,6 +2118,7 @@ impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
 }
 impl TemplateCloneSettingsRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -2150,6 +2162,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices")]
     #[doc(alias = "POST /dpskServices")]
+    #[inline]
     pub fn create_dpsk_service(&self, body: &DpskPool) -> CreateDpskService<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2172,6 +2185,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices")]
     #[doc(alias = "GET /dpskServices")]
+    #[inline]
     pub fn list_dpsk_services(&self) -> ListDpskServices<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2195,6 +2209,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/query")]
     #[doc(alias = "POST /dpskServices/query")]
     #[doc(alias = "queryDpskPools")]
+    #[inline]
     pub fn query_dpsk_services(
         &self,
         body: &super::common::QueryRequest,
@@ -2219,6 +2234,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/dpskServices/{poolId}")]
     #[doc(alias = "GET /dpskServices/{poolId}")]
+    #[inline]
     pub fn get_dpsk_service(&self, pool_id: &str) -> GetDpskService<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2244,6 +2260,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId is part of the body; the document says it can be edited only on a template.
     #[doc(alias = "/dpskServices/{poolId}")]
     #[doc(alias = "PUT /dpskServices/{poolId}")]
+    #[inline]
     pub fn update_dpsk_service(
         &self,
         pool_id: &str,
@@ -2274,6 +2291,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId is part of the body; the document says it can be edited only on a template.
     #[doc(alias = "/dpskServices/{poolId}")]
     #[doc(alias = "PATCH /dpskServices/{poolId}")]
+    #[inline]
     pub fn patch_dpsk_service(
         &self,
         pool_id: &str,
@@ -2302,6 +2320,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}")]
     #[doc(alias = "DELETE /dpskServices/{poolId}")]
     #[doc(alias = "deleteDpskPool")]
+    #[inline]
     pub fn delete_dpsk_service(&self, pool_id: &str) -> DeleteDpskService<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2326,6 +2345,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices/{poolId}/identityGroups/{groupId}")]
     #[doc(alias = "PUT /dpskServices/{poolId}/identityGroups/{groupId}")]
+    #[inline]
     pub fn add_identity_group_to_dpsk_service(
         &self,
         pool_id: &str,
@@ -2355,6 +2375,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices/{poolId}/identityGroups/{groupId}")]
     #[doc(alias = "DELETE /dpskServices/{poolId}/identityGroups/{groupId}")]
+    #[inline]
     pub fn remove_identity_group_from_dpsk_service(
         &self,
         pool_id: &str,
@@ -2385,6 +2406,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices/{poolId}/identityGroups/{groupId}/passphrases")]
     #[doc(alias = "POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases")]
+    #[inline]
     pub fn create_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -2413,6 +2435,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/csvFiles")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases/csvFiles")]
     #[doc(alias = "importDpskPassphrasesFromCsv")]
+    #[inline]
     pub fn import_dpsk_passphrases(&self, pool_id: &str) -> ImportDpskPassphrases<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2437,6 +2460,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases")]
     #[doc(alias = "createPassphrase")]
+    #[inline]
     pub fn create_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -2473,6 +2497,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases")]
     #[doc(alias = "GET /dpskServices/{poolId}/passphrases")]
     #[doc(alias = "listAllPassphrases")]
+    #[inline]
     pub fn list_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -2500,6 +2525,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/query")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases/query")]
     #[doc(alias = "queryResponse")]
+    #[inline]
     pub fn query_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -2528,6 +2554,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "GET /dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "getPassphraseById")]
+    #[inline]
     pub fn get_dpsk_service_passphrase(
         &self,
         pool_id: &str,
@@ -2556,6 +2583,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases")]
     #[doc(alias = "DELETE /dpskServices/{poolId}/passphrases")]
     #[doc(alias = "deletePassphrases")]
+    #[inline]
     pub fn delete_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -2585,6 +2613,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{identityGroupId}/dpskServices")]
     #[doc(alias = "POST /identityGroups/{identityGroupId}/dpskServices")]
+    #[inline]
     pub fn create_identity_group_dpsk_service(
         &self,
         identity_group_id: &str,
@@ -2616,6 +2645,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId (the linked identity group) can be edited only on a template.
     #[doc(alias = "/templates/dpskServices")]
     #[doc(alias = "POST /templates/dpskServices")]
+    #[inline]
     pub fn create_template_dpsk_service(
         &self,
         body: &DpskPool,
@@ -2641,6 +2671,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "GET /templates/dpskServices/{poolTemplateId}")]
+    #[inline]
     pub fn get_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2669,6 +2700,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId (the linked identity group) can be edited only on a template.
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "PUT /templates/dpskServices/{poolTemplateId}")]
+    #[inline]
     pub fn update_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2699,6 +2731,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId (the linked identity group) can be edited only on a template.
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "PATCH /templates/dpskServices/{poolTemplateId}")]
+    #[inline]
     pub fn patch_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2727,6 +2760,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "DELETE /templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "deleteDpskPoolTemplate")]
+    #[inline]
     pub fn delete_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2753,6 +2787,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/templates/dpskServices/query")]
     #[doc(alias = "POST /templates/dpskServices/query")]
     #[doc(alias = "queryDpskPoolTemplates")]
+    #[inline]
     pub fn query_template_dpsk_services(
         &self,
         body: &super::common::QueryRequest,
@@ -2782,6 +2817,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId (the linked identity group) can be edited only on a template.
     #[doc(alias = "/templates/identityGroups/{identityGroupId}/dpskServices")]
     #[doc(alias = "POST /templates/identityGroups/{identityGroupId}/dpskServices")]
+    #[inline]
     pub fn create_template_identity_group_dpsk_service(
         &self,
         identity_group_id: &str,
@@ -2809,6 +2845,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/templates/wifiNetworks/{networkTemplateId}/dpskServices")]
     #[doc(alias = "GET /templates/wifiNetworks/{networkTemplateId}/dpskServices")]
+    #[inline]
     pub fn list_template_wifi_network_dpsk_services(
         &self,
         network_template_id: &str,
@@ -2836,6 +2873,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/dpskPools/{dpskPoolId}")]
     #[doc(alias = "PUT /identityGroups/{id}/dpskPools/{dpskPoolId}")]
+    #[inline]
     pub fn add_dpsk_pool_to_identity_group(
         &self,
         id: &str,
@@ -2863,6 +2901,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/policySets/{policySetId}")]
     #[doc(alias = "PUT /dpskServices/{poolId}/policySets/{policySetId}")]
     #[doc(alias = "updatePolicySetId")]
+    #[inline]
     pub fn update_policy_set_id(
         &self,
         pool_id: &str,
@@ -2890,6 +2929,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/policySets/{policySetId}")]
     #[doc(alias = "DELETE /dpskServices/{poolId}/policySets/{policySetId}")]
     #[doc(alias = "removePolicySetId")]
+    #[inline]
     pub fn remove_policy_set_id(
         &self,
         pool_id: &str,
@@ -2918,6 +2958,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "PUT /dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "updatePassphrase")]
+    #[inline]
     pub fn replace_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -2948,6 +2989,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "PATCH /dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "updatePassphrase_1")]
+    #[inline]
     pub fn patch_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -2977,6 +3019,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}/cloneSettings")]
     #[doc(alias = "POST /templates/dpskServices/{poolTemplateId}/cloneSettings")]
     #[doc(alias = "cloneDpskPoolTemplate")]
+    #[inline]
     pub fn clone_dpsk_pool_template(
         &self,
         pool_template_id: &str,
@@ -3005,6 +3048,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases")]
     #[doc(alias = "PATCH /dpskServices/{poolId}/passphrases")]
     #[doc(alias = "updatePassphrases")]
+    #[inline]
     pub fn update_passphrases(
         &self,
         pool_id: &str,
@@ -3032,6 +3076,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "GET /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "getPassphraseDevices")]
+    #[inline]
     pub fn get_passphrase_devices(
         &self,
         pool_id: &str,
@@ -3060,6 +3105,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "createPassphraseDevice")]
+    #[inline]
     pub fn create_passphrase_device(
         &self,
         pool_id: &str,
@@ -3090,6 +3136,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "DELETE /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "deletePassphraseDevices")]
+    #[inline]
     pub fn delete_passphrase_devices(
         &self,
         pool_id: &str,
@@ -3120,6 +3167,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/query/csvFiles")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases/query/csvFiles")]
     #[doc(alias = "exportDpskPassphrase")]
+    #[inline]
     pub fn export_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -3157,21 +3205,25 @@ pub struct CreateDpskService<'a> {
 }
 impl<'a> CreateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3180,6 +3232,7 @@ impl<'a> CreateDpskService<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3214,21 +3267,25 @@ pub struct ListDpskServices<'a> {
 }
 impl<'a> ListDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3237,6 +3294,7 @@ impl<'a> ListDpskServices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3299,11 +3357,13 @@ pub struct QueryDpskServices<'a> {
 }
 impl<'a> QueryDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryDpskServicesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3316,26 +3376,31 @@ impl<'a> QueryDpskServices<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DpskPoolQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPool> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3344,6 +3409,7 @@ impl<'a> QueryDpskServices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3400,32 +3466,38 @@ pub struct GetDpskService<'a> {
 }
 impl<'a> GetDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3488,21 +3560,25 @@ pub struct UpdateDpskService<'a> {
 }
 impl<'a> UpdateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3510,6 +3586,7 @@ impl<'a> UpdateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3524,6 +3601,7 @@ impl<'a> UpdateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3541,6 +3619,7 @@ impl<'a> UpdateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3607,21 +3686,25 @@ pub struct PatchDpskService<'a> {
 }
 impl<'a> PatchDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3629,6 +3712,7 @@ impl<'a> PatchDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3643,6 +3727,7 @@ impl<'a> PatchDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3660,6 +3745,7 @@ impl<'a> PatchDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3720,21 +3806,25 @@ pub struct DeleteDpskService<'a> {
 }
 impl<'a> DeleteDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3742,6 +3832,7 @@ impl<'a> DeleteDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3756,6 +3847,7 @@ impl<'a> DeleteDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3773,6 +3865,7 @@ impl<'a> DeleteDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3811,26 +3904,31 @@ pub struct AddIdentityGroupToDpskService<'a> {
 }
 impl<'a> AddIdentityGroupToDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3839,6 +3937,7 @@ impl<'a> AddIdentityGroupToDpskService<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3873,21 +3972,25 @@ pub struct RemoveIdentityGroupFromDpskService<'a> {
 }
 impl<'a> RemoveIdentityGroupFromDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3896,6 +3999,7 @@ impl<'a> RemoveIdentityGroupFromDpskService<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3930,26 +4034,31 @@ pub struct CreateDpskPassphrase<'a> {
 }
 impl<'a> CreateDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3958,6 +4067,7 @@ impl<'a> CreateDpskPassphrase<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4008,6 +4118,7 @@ pub struct ImportDpskPassphrases<'a> {
 }
 impl<'a> ImportDpskPassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4016,37 +4127,44 @@ impl<'a> ImportDpskPassphrases<'a> {
     ///
     /// query parameter `usernamePrefix`; `string`.
     /// Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv).
+    #[inline]
     pub fn username_prefix(mut self, username_prefix: &str) -> Self {
         self.req.query("usernamePrefix", &username_prefix);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ImportDpskPassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4106,21 +4224,25 @@ pub struct CreateDpskServicePassphrases<'a> {
 }
 impl<'a> CreateDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateDpskServicePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4128,6 +4250,7 @@ impl<'a> CreateDpskServicePassphrases<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4142,6 +4265,7 @@ impl<'a> CreateDpskServicePassphrases<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4159,6 +4283,7 @@ impl<'a> CreateDpskServicePassphrases<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4219,6 +4344,7 @@ pub struct ListDpskServicePassphrases<'a> {
 }
 impl<'a> ListDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4227,6 +4353,7 @@ impl<'a> ListDpskServicePassphrases<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4235,6 +4362,7 @@ impl<'a> ListDpskServicePassphrases<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4243,11 +4371,13 @@ impl<'a> ListDpskServicePassphrases<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListDpskServicePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4260,6 +4390,7 @@ impl<'a> ListDpskServicePassphrases<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::IdentityServicePage> {
@@ -4268,20 +4399,24 @@ impl<'a> ListDpskServicePassphrases<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPassphrase> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4290,6 +4425,7 @@ impl<'a> ListDpskServicePassphrases<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4352,11 +4488,13 @@ pub struct QueryDpskServicePassphrases<'a> {
 }
 impl<'a> QueryDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryDpskServicePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4369,26 +4507,31 @@ impl<'a> QueryDpskServicePassphrases<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DpskPassphraseQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPassphrase> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4397,6 +4540,7 @@ impl<'a> QueryDpskServicePassphrases<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4453,26 +4597,31 @@ pub struct GetDpskServicePassphrase<'a> {
 }
 impl<'a> GetDpskServicePassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDpskServicePassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4481,6 +4630,7 @@ impl<'a> GetDpskServicePassphrase<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4543,21 +4693,25 @@ pub struct DeleteDpskServicePassphrases<'a> {
 }
 impl<'a> DeleteDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDpskServicePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4565,6 +4719,7 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4579,6 +4734,7 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4596,6 +4752,7 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4650,21 +4807,25 @@ pub struct CreateIdentityGroupDpskService<'a> {
 }
 impl<'a> CreateIdentityGroupDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateIdentityGroupDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4672,6 +4833,7 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4686,6 +4848,7 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4703,6 +4866,7 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4741,16 +4905,19 @@ pub struct CreateTemplateDpskService<'a> {
 }
 impl<'a> CreateTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4758,6 +4925,7 @@ impl<'a> CreateTemplateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4772,6 +4940,7 @@ impl<'a> CreateTemplateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4789,6 +4958,7 @@ impl<'a> CreateTemplateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4827,6 +4997,7 @@ pub struct GetTemplateDpskService<'a> {
 }
 impl<'a> GetTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4835,27 +5006,32 @@ impl<'a> GetTemplateDpskService<'a> {
     ///
     /// query parameter `includeTpBasic`; `boolean`.
     /// Provenance: inferred (the document adds includeTpBasic to one template read without naming it; placed on the single-template read; boolean assumed for a flag).
+    #[inline]
     pub fn include_tp_basic(mut self, include_tp_basic: bool) -> Self {
         self.req.query("includeTpBasic", &include_tp_basic);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4890,16 +5066,19 @@ pub struct UpdateTemplateDpskService<'a> {
 }
 impl<'a> UpdateTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4907,6 +5086,7 @@ impl<'a> UpdateTemplateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4921,6 +5101,7 @@ impl<'a> UpdateTemplateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4938,6 +5119,7 @@ impl<'a> UpdateTemplateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4976,16 +5158,19 @@ pub struct PatchTemplateDpskService<'a> {
 }
 impl<'a> PatchTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4993,6 +5178,7 @@ impl<'a> PatchTemplateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5007,6 +5193,7 @@ impl<'a> PatchTemplateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5024,6 +5211,7 @@ impl<'a> PatchTemplateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5062,16 +5250,19 @@ pub struct DeleteTemplateDpskService<'a> {
 }
 impl<'a> DeleteTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5079,6 +5270,7 @@ impl<'a> DeleteTemplateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5093,6 +5285,7 @@ impl<'a> DeleteTemplateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5110,6 +5303,7 @@ impl<'a> DeleteTemplateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5148,6 +5342,7 @@ pub struct QueryTemplateDpskServices<'a> {
 }
 impl<'a> QueryTemplateDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5160,26 +5355,31 @@ impl<'a> QueryTemplateDpskServices<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DpskPoolTemplateQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPoolTemplate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5188,6 +5388,7 @@ impl<'a> QueryTemplateDpskServices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5238,11 +5439,13 @@ pub struct CreateTemplateIdentityGroupDpskService<'a> {
 }
 impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateTemplateIdentityGroupDpskServiceVersion,
@@ -5251,11 +5454,13 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5263,6 +5468,7 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5277,6 +5483,7 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5294,6 +5501,7 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5332,27 +5540,32 @@ pub struct ListTemplateWifiNetworkDpskServices<'a> {
 }
 impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5403,21 +5616,25 @@ pub struct AddDpskPoolToIdentityGroup<'a> {
 }
 impl<'a> AddDpskPoolToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddDpskPoolToIdentityGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5425,6 +5642,7 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5439,6 +5657,7 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5456,6 +5675,7 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5510,21 +5730,25 @@ pub struct UpdatePolicySetId<'a> {
 }
 impl<'a> UpdatePolicySetId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePolicySetIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5532,6 +5756,7 @@ impl<'a> UpdatePolicySetId<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5546,6 +5771,7 @@ impl<'a> UpdatePolicySetId<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5563,6 +5789,7 @@ impl<'a> UpdatePolicySetId<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5617,21 +5844,25 @@ pub struct RemovePolicySetId<'a> {
 }
 impl<'a> RemovePolicySetId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemovePolicySetIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5639,6 +5870,7 @@ impl<'a> RemovePolicySetId<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5653,6 +5885,7 @@ impl<'a> RemovePolicySetId<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5670,6 +5903,7 @@ impl<'a> RemovePolicySetId<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5736,21 +5970,25 @@ pub struct ReplaceDpskPassphrase<'a> {
 }
 impl<'a> ReplaceDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ReplaceDpskPassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5758,6 +5996,7 @@ impl<'a> ReplaceDpskPassphrase<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5772,6 +6011,7 @@ impl<'a> ReplaceDpskPassphrase<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5789,6 +6029,7 @@ impl<'a> ReplaceDpskPassphrase<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5855,21 +6096,25 @@ pub struct PatchDpskPassphrase<'a> {
 }
 impl<'a> PatchDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchDpskPassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5877,6 +6122,7 @@ impl<'a> PatchDpskPassphrase<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5891,6 +6137,7 @@ impl<'a> PatchDpskPassphrase<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5908,6 +6155,7 @@ impl<'a> PatchDpskPassphrase<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5946,16 +6194,19 @@ pub struct CloneDpskPoolTemplate<'a> {
 }
 impl<'a> CloneDpskPoolTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5963,6 +6214,7 @@ impl<'a> CloneDpskPoolTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5977,6 +6229,7 @@ impl<'a> CloneDpskPoolTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5994,6 +6247,7 @@ impl<'a> CloneDpskPoolTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6060,21 +6314,25 @@ pub struct UpdatePassphrases<'a> {
 }
 impl<'a> UpdatePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6082,6 +6340,7 @@ impl<'a> UpdatePassphrases<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6096,6 +6355,7 @@ impl<'a> UpdatePassphrases<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6113,6 +6373,7 @@ impl<'a> UpdatePassphrases<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6173,26 +6434,31 @@ pub struct GetPassphraseDevices<'a> {
 }
 impl<'a> GetPassphraseDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPassphraseDevicesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6201,6 +6467,7 @@ impl<'a> GetPassphraseDevices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6263,21 +6530,25 @@ pub struct CreatePassphraseDevice<'a> {
 }
 impl<'a> CreatePassphraseDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePassphraseDeviceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6285,6 +6556,7 @@ impl<'a> CreatePassphraseDevice<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6299,6 +6571,7 @@ impl<'a> CreatePassphraseDevice<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6316,6 +6589,7 @@ impl<'a> CreatePassphraseDevice<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6382,21 +6656,25 @@ pub struct DeletePassphraseDevices<'a> {
 }
 impl<'a> DeletePassphraseDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePassphraseDevicesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6404,6 +6682,7 @@ impl<'a> DeletePassphraseDevices<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6418,6 +6697,7 @@ impl<'a> DeletePassphraseDevices<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6435,6 +6715,7 @@ impl<'a> DeletePassphraseDevices<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6495,6 +6776,7 @@ pub struct ExportDpskPassphrase<'a> {
 }
 impl<'a> ExportDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6502,6 +6784,7 @@ impl<'a> ExportDpskPassphrase<'a> {
     /// Sets the query parameter `timezone`.
     ///
     /// query parameter `timezone`; `string`.
+    #[inline]
     pub fn timezone(mut self, timezone: &str) -> Self {
         self.req.query("timezone", &timezone);
         self
@@ -6509,32 +6792,38 @@ impl<'a> ExportDpskPassphrase<'a> {
     /// Sets the query parameter `date-format`.
     ///
     /// query parameter `date-format`; `string`.
+    #[inline]
     pub fn date_format(mut self, date_format: &str) -> Self {
         self.req.query("date-format", &date_format);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportDpskPassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

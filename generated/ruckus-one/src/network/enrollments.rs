@@ -57,6 +57,7 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse {
 }
 impl AcceptedResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -130,6 +131,7 @@ impl<'de> serde::Deserialize<'de> for ActionInput {
 }
 impl ActionInput {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action_type: None,
@@ -197,6 +199,7 @@ impl<'de> serde::Deserialize<'de> for AdminAuthentication {
 }
 impl AdminAuthentication {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             auth_type: None,
@@ -348,6 +351,7 @@ impl<'de> serde::Deserialize<'de> for AdminPageableObject {
 }
 impl AdminPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             offset: None,
@@ -442,6 +446,7 @@ impl<'de> serde::Deserialize<'de> for AdminSortObject {
 }
 impl AdminSortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             empty: None,
@@ -515,6 +520,7 @@ impl<'de> serde::Deserialize<'de> for AupInput {
 }
 impl AupInput {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action_type: None,
@@ -588,6 +594,7 @@ impl<'de> serde::Deserialize<'de> for CaptivePortalArgs {
 }
 impl CaptivePortalArgs {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ssid: None,
@@ -708,6 +715,7 @@ impl<'de> serde::Deserialize<'de> for DataPromptInput {
 }
 impl DataPromptInput {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(user_name: String) -> Self {
         Self {
             action_type: None,
@@ -834,6 +842,7 @@ impl<'de> serde::Deserialize<'de> for DeviceEnrollment {
 }
 impl DeviceEnrollment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1000,6 +1009,7 @@ impl<'de> serde::Deserialize<'de> for Enrollment {
 }
 impl Enrollment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             workflow_id: None,
@@ -1110,6 +1120,7 @@ impl<'de> serde::Deserialize<'de> for Enrollment2 {
 }
 impl Enrollment2 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1216,6 +1227,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentDetails {
 }
 impl EnrollmentDetails {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             workflow_id: None,
@@ -1363,6 +1375,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteria {
 }
 impl EnrollmentQueryCriteria {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_direction: None,
@@ -1657,6 +1670,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentRegistration {
 }
 impl EnrollmentRegistration {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             registration_id: None,
@@ -1779,6 +1793,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStep {
 }
 impl EnrollmentStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action_id: None,
@@ -1873,6 +1888,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStepConfig {
 }
 impl EnrollmentStepConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             step: None,
@@ -2010,6 +2026,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentToken {
 }
 impl EnrollmentToken {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             workflow_id: None,
@@ -2098,6 +2115,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentVariable {
 }
 impl EnrollmentVariable {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2170,6 +2188,7 @@ impl<'de> serde::Deserialize<'de> for LoginPayload {
 }
 impl LoginPayload {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(access_token: String) -> Self {
         Self {
             access_token,
@@ -2238,6 +2257,7 @@ impl<'de> serde::Deserialize<'de> for MacRegInput {
 }
 impl MacRegInput {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac_address: String) -> Self {
         Self {
             action_type: None,
@@ -2334,6 +2354,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollment {
 }
 impl PageEntityModelEnrollment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_pages: None,
@@ -2492,6 +2513,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollmentRegistration {
 }
 impl PageEntityModelEnrollmentRegistration {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_pages: None,
@@ -2634,6 +2656,7 @@ impl<'de> serde::Deserialize<'de> for RedisColorSchema {
 }
 impl RedisColorSchema {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             background_color: None,
@@ -2741,6 +2764,7 @@ impl<'de> serde::Deserialize<'de> for Revocation {
 }
 impl Revocation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             revoked_date: None,
@@ -2837,6 +2861,7 @@ impl<'de> serde::Deserialize<'de> for StepConfig {
 }
 impl StepConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             step_id: None,
@@ -2977,6 +3002,7 @@ impl<'de> serde::Deserialize<'de> for StyleSchema {
 }
 impl StyleSchema {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             welcome_title: None,
@@ -3229,6 +3255,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowConfig {
 }
 impl WorkflowConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3306,6 +3333,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/enrollments/registrations/query")]
     #[doc(alias = "POST /enrollments/registrations/query")]
     #[doc(alias = "queryEnrollmentRegistrations")]
+    #[inline]
     pub fn query_enrollment_registrations(&self) -> QueryEnrollmentRegistrations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3330,6 +3358,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/enrollments/query")]
     #[doc(alias = "POST /enrollments/query")]
     #[doc(alias = "queryEnrollments")]
+    #[inline]
     pub fn query_enrollments(&self) -> QueryEnrollments<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_ENROLLMENTS, &[]);
         QueryEnrollments { req }
@@ -3347,6 +3376,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/enrollments/{enrollmentId}")]
     #[doc(alias = "GET /enrollments/{enrollmentId}")]
     #[doc(alias = "getEnrollments")]
+    #[inline]
     pub fn get_enrollments(&self, enrollment_id: &str) -> GetEnrollments<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3368,6 +3398,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/enrollments/registrations/{enrollmentRegistrationId}")]
     #[doc(alias = "GET /enrollments/registrations/{enrollmentRegistrationId}")]
     #[doc(alias = "getEnrollmentRegistration")]
+    #[inline]
     pub fn get_enrollment_registration(
         &self,
         enrollment_registration_id: &str,
@@ -3394,6 +3425,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "getStepForNav")]
+    #[inline]
     pub fn get_step_for_nav(
         &self,
         workflow_id: &str,
@@ -3422,6 +3454,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "PUT /deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "updateStep")]
+    #[inline]
     pub fn update_step(&self, workflow_id: &str, step_id: &str) -> UpdateStep<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3443,6 +3476,7 @@ impl<'a> EnrollmentsClient<'a> {
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml login).
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/login")]
     #[doc(alias = "POST /deviceEnrollments/workflows/{workflowId}/login")]
+    #[inline]
     pub fn login(&self, workflow_id: &str, body: &LoginPayload) -> Login<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3465,6 +3499,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}")]
     #[doc(alias = "getWorkflow")]
+    #[inline]
     pub fn get_enrollment_workflow(
         &self,
         workflow_id: &str,
@@ -3489,6 +3524,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/steps/currentSteps")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/steps/currentSteps")]
     #[doc(alias = "getCurrentStep")]
+    #[inline]
     pub fn get_current_step(&self, workflow_id: &str) -> GetCurrentStep<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3510,6 +3546,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/files/{fileId}")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/files/{fileId}")]
     #[doc(alias = "getSignedUrlForDownload")]
+    #[inline]
     pub fn get_enrollment_file_url(
         &self,
         workflow_id: &str,
@@ -3540,6 +3577,7 @@ impl<'a> EnrollmentsClient<'a> {
         alias = "GET /deviceEnrollments/workflows/{workflowId}/enrollments/{enrollmentId}"
     )]
     #[doc(alias = "fetchEnrollment")]
+    #[inline]
     pub fn fetch_enrollment(
         &self,
         workflow_id: &str,
@@ -3567,6 +3605,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/certificates")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/certificates")]
     #[doc(alias = "downloadCertificate")]
+    #[inline]
     pub fn download_certificate(&self, workflow_id: &str) -> DownloadCertificate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3615,16 +3654,19 @@ pub struct QueryEnrollmentRegistrations<'a> {
 }
 impl<'a> QueryEnrollmentRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &EnrollmentQueryCriteria) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEnrollmentRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3637,6 +3679,7 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PageEntityModelEnrollmentRegistration> {
@@ -3645,20 +3688,24 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, EnrollmentRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3667,6 +3714,7 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3717,16 +3765,19 @@ pub struct QueryEnrollments<'a> {
 }
 impl<'a> QueryEnrollments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &EnrollmentQueryCriteria) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEnrollmentsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3739,26 +3790,31 @@ impl<'a> QueryEnrollments<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelEnrollment> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Enrollment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3767,6 +3823,7 @@ impl<'a> QueryEnrollments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3817,26 +3874,31 @@ pub struct GetEnrollments<'a> {
 }
 impl<'a> GetEnrollments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEnrollmentsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3845,6 +3907,7 @@ impl<'a> GetEnrollments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3895,26 +3958,31 @@ pub struct GetEnrollmentRegistration<'a> {
 }
 impl<'a> GetEnrollmentRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEnrollmentRegistrationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3923,6 +3991,7 @@ impl<'a> GetEnrollmentRegistration<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3973,6 +4042,7 @@ pub struct GetStepForNav<'a> {
 }
 impl<'a> GetStepForNav<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3980,26 +4050,31 @@ impl<'a> GetStepForNav<'a> {
     /// Sets the query parameter `nav`.
     ///
     /// query parameter `nav`; `string`.
+    #[inline]
     pub fn nav(mut self, nav: &str) -> Self {
         self.req.query("nav", &nav);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetStepForNavVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4008,6 +4083,7 @@ impl<'a> GetStepForNav<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4058,26 +4134,31 @@ pub struct UpdateStep<'a> {
 }
 impl<'a> UpdateStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &UpdateStepRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4085,6 +4166,7 @@ impl<'a> UpdateStep<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4096,6 +4178,7 @@ impl<'a> UpdateStep<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4113,6 +4196,7 @@ impl<'a> UpdateStep<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4164,26 +4248,31 @@ pub struct Login<'a> {
 }
 impl<'a> Login<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: LoginVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4192,6 +4281,7 @@ impl<'a> Login<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4242,26 +4332,31 @@ pub struct GetEnrollmentWorkflow<'a> {
 }
 impl<'a> GetEnrollmentWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEnrollmentWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4270,6 +4365,7 @@ impl<'a> GetEnrollmentWorkflow<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4320,26 +4416,31 @@ pub struct GetCurrentStep<'a> {
 }
 impl<'a> GetCurrentStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetCurrentStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4348,6 +4449,7 @@ impl<'a> GetCurrentStep<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4382,21 +4484,25 @@ pub struct GetEnrollmentFileUrl<'a> {
 }
 impl<'a> GetEnrollmentFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4405,6 +4511,7 @@ impl<'a> GetEnrollmentFileUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4455,26 +4562,31 @@ pub struct FetchEnrollment<'a> {
 }
 impl<'a> FetchEnrollment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: FetchEnrollmentVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4483,6 +4595,7 @@ impl<'a> FetchEnrollment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4517,6 +4630,7 @@ pub struct DownloadCertificate<'a> {
 }
 impl<'a> DownloadCertificate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4524,6 +4638,7 @@ impl<'a> DownloadCertificate<'a> {
     /// Sets the query parameter `auth`.
     ///
     /// query parameter `auth`; `string`.
+    #[inline]
     pub fn auth(mut self, auth: &str) -> Self {
         self.req.query("auth", &auth);
         self
@@ -4531,27 +4646,32 @@ impl<'a> DownloadCertificate<'a> {
     /// Sets the query parameter `password`.
     ///
     /// query parameter `password`; `string`.
+    #[inline]
     pub fn password(mut self, password: &str) -> Self {
         self.req.query("password", &password);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

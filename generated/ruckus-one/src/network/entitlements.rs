@@ -69,6 +69,7 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
 }
 impl AlmExtraEntitlementInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             license_type: None,
@@ -237,6 +238,7 @@ impl<'de> serde::Deserialize<'de> for Assignment {
 }
 impl Assignment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -442,6 +444,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
 }
 impl AssignmentAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(device_type: DeviceType, quantity: i64) -> Self {
         Self {
             device_type,
@@ -530,6 +533,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
 }
 impl AssignmentOperationResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             success: None,
@@ -865,6 +869,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
 }
 impl AssignmentSummary {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             device_type: None,
@@ -1104,6 +1109,7 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReport {
 }
 impl AvailabilityReport {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(data: AvailabilityReportLicense) -> Self {
         Self {
             status: None,
@@ -1207,6 +1213,7 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
 }
 impl AvailabilityReportLicense {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(effective_date: String, expiration_date: String, is_trial: bool) -> Self {
         Self {
             effective_date,
@@ -1432,6 +1439,7 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
 }
 impl BannerInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -1656,6 +1664,7 @@ impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
 }
 impl CreateAssignmentRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         assignments: Vec<AssignmentAcxRequest>,
         start_date: String,
@@ -1867,6 +1876,7 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
 }
 impl Entitlement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2099,6 +2109,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
 }
 impl EntitlementAlmExtraEntitlementInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             license_type: None,
@@ -2184,6 +2195,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
 }
 impl EntitlementAttentionNote {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             summary: None,
@@ -2257,6 +2269,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementBanner {
 }
 impl EntitlementBanner {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             device_type: None,
@@ -2363,6 +2376,7 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
 }
 impl LicenseBanner {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -2782,6 +2796,7 @@ impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
 }
 impl MileageAvailableQuantity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             quantity: None,
@@ -2879,6 +2894,7 @@ impl<'de> serde::Deserialize<'de> for MileageReport {
 }
 impl MileageReport {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             license_type: None,
@@ -3015,6 +3031,7 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
 }
 impl MspEntitlement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3228,6 +3245,7 @@ impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
 }
 impl ReplacementAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(assignment_id: i64, quantity: i64) -> Self {
         Self {
             assignment_id,
@@ -3293,6 +3311,7 @@ impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
 }
 impl RevocationAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(assignment_id: i64) -> Self {
         Self {
             assignment_id,
@@ -3355,6 +3374,7 @@ impl<'de> serde::Deserialize<'de> for ValidationErrors {
 }
 impl ValidationErrors {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             object: None,
@@ -3421,6 +3441,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/{tenantId}/entitlements/assignments/query")]
     #[doc(alias = "POST /tenants/{tenantId}/entitlements/assignments/query")]
+    #[inline]
     pub fn query_tenant_entitlement_assignments(
         &self,
         tenant_id: &str,
@@ -3446,6 +3467,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/self/entitlements/assignments")]
     #[doc(alias = "POST /tenants/self/entitlements/assignments")]
+    #[inline]
     pub fn create_self_entitlement_assignment(
         &self,
     ) -> CreateSelfEntitlementAssignment<'a> {
@@ -3472,6 +3494,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/self/entitlements/assignments/query")]
     #[doc(alias = "POST /tenants/self/entitlements/assignments/query")]
+    #[inline]
     pub fn query_self_entitlement_assignments(
         &self,
     ) -> QuerySelfEntitlementAssignments<'a> {
@@ -3496,6 +3519,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/self/entitlements/assignments/{id}")]
     #[doc(alias = "DELETE /tenants/self/entitlements/assignments/{id}")]
+    #[inline]
     pub fn delete_self_entitlement_assignment(
         &self,
         id: &str,
@@ -3522,6 +3546,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/self/entitlements/assignments/{id}")]
     #[doc(alias = "PATCH /tenants/self/entitlements/assignments/{id}")]
+    #[inline]
     pub fn patch_self_entitlement_assignment(
         &self,
         id: &str,
@@ -3550,6 +3575,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/query")]
     #[doc(alias = "POST /entitlements/query")]
+    #[inline]
     pub fn query_entitlements(&self) -> QueryEntitlements<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3576,6 +3602,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "/entitlements/utilizations/query")]
     #[doc(alias = "POST /entitlements/utilizations/query")]
     #[doc(alias = "getSummary")]
+    #[inline]
     pub fn query_entitlement_utilizations(&self) -> QueryEntitlementUtilizations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3601,6 +3628,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/mileageReports/query")]
     #[doc(alias = "POST /entitlements/mileageReports/query")]
+    #[inline]
     pub fn query_mileage_reports(&self) -> QueryMileageReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3623,6 +3651,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/compliances/query")]
     #[doc(alias = "POST /entitlements/compliances/query")]
+    #[inline]
     pub fn query_compliances(&self) -> QueryCompliances<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_COMPLIANCES, &[]);
         QueryCompliances { req }
@@ -3644,6 +3673,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "/entitlements/banners/query")]
     #[doc(alias = "POST /entitlements/banners/query")]
     #[doc(alias = "getBanners_1")]
+    #[inline]
     pub fn query_banners(&self) -> QueryBanners<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_BANNERS, &[]);
         QueryBanners { req }
@@ -3662,6 +3692,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete); it has its answer's schema (CalculatorResponseDto).
     #[doc(alias = "/entitlements/availabilityReports/query")]
     #[doc(alias = "POST /entitlements/availabilityReports/query")]
+    #[inline]
     pub fn query_availability_reports(&self) -> QueryAvailabilityReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3686,6 +3717,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/availabilityReports/query")]
     #[doc(alias = "POST /entitlements/availabilityReports/query")]
+    #[inline]
     pub fn query_availability_reports_v2(&self) -> QueryAvailabilityReportsV2<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3709,6 +3741,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/attentionNotes/query")]
     #[doc(alias = "POST /entitlements/attentionNotes/query")]
+    #[inline]
     pub fn query_attention_notes(&self) -> QueryAttentionNotes<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3728,6 +3761,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/settings")]
     #[doc(alias = "GET /entitlements/settings")]
+    #[inline]
     pub fn get_entitlement_settings(&self) -> GetEntitlementSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3748,6 +3782,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/settings")]
     #[doc(alias = "PATCH /entitlements/settings")]
+    #[inline]
     pub fn patch_entitlement_settings(&self) -> PatchEntitlementSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3767,6 +3802,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/licenseUsageReports")]
     #[doc(alias = "GET /entitlements/licenseUsageReports")]
+    #[inline]
     pub fn list_entitlement_license_usage_reports(
         &self,
     ) -> ListEntitlementLicenseUsageReports<'a> {
@@ -3793,6 +3829,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Use query_banners. The document lists older banners among the deprecated operations; the official description marks this one deprecated and points to the banner query."
     )]
+    #[inline]
     pub fn list_banners(&self) -> ListBanners<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_BANNERS, &[]);
         ListBanners { req }
@@ -3808,6 +3845,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "GET /assignments")]
+    #[inline]
     pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3828,6 +3866,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "POST /assignments")]
+    #[inline]
     pub fn create_entitlement_assignment(
         &self,
         body: &CreateAssignmentRequest,
@@ -3852,6 +3891,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "DELETE /assignments")]
+    #[inline]
     pub fn delete_entitlement_assignments(
         &self,
         body: &Vec<RevocationAcxRequest>,
@@ -3879,6 +3919,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "PATCH /assignments")]
+    #[inline]
     pub fn patch_entitlement_assignments(
         &self,
         body: &Vec<ReplacementAcxRequest>,
@@ -3902,6 +3943,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments/summaries")]
     #[doc(alias = "GET /assignments/summaries")]
+    #[inline]
     pub fn list_entitlement_assignment_summaries(
         &self,
     ) -> ListEntitlementAssignmentSummaries<'a> {
@@ -3929,6 +3971,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_entitlements(&self) -> ListEntitlements<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_ENTITLEMENTS, &[]);
         ListEntitlements { req }
@@ -3950,6 +3993,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_entitlement_summaries(&self) -> ListEntitlementSummaries<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3970,6 +4014,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement report; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_license_usage_reports(&self) -> ListLicenseUsageReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3993,6 +4038,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_entitlements(&self) -> ListMspEntitlements<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4016,6 +4062,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_entitlement_summaries(&self) -> ListMspEntitlementSummaries<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4036,6 +4083,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older banners; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_banners(&self) -> ListMspBanners<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_MSP_BANNERS, &[]);
         ListMspBanners { req }
@@ -4064,11 +4112,13 @@ pub struct QueryTenantEntitlementAssignments<'a> {
 }
 impl<'a> QueryTenantEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4081,26 +4131,31 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Assignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4109,6 +4164,7 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4143,26 +4199,31 @@ pub struct CreateSelfEntitlementAssignment<'a> {
 }
 impl<'a> CreateSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4171,6 +4232,7 @@ impl<'a> CreateSelfEntitlementAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4205,11 +4267,13 @@ pub struct QuerySelfEntitlementAssignments<'a> {
 }
 impl<'a> QuerySelfEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4222,26 +4286,31 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Assignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4250,6 +4319,7 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4284,21 +4354,25 @@ pub struct DeleteSelfEntitlementAssignment<'a> {
 }
 impl<'a> DeleteSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4307,6 +4381,7 @@ impl<'a> DeleteSelfEntitlementAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4341,26 +4416,31 @@ pub struct PatchSelfEntitlementAssignment<'a> {
 }
 impl<'a> PatchSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4369,6 +4449,7 @@ impl<'a> PatchSelfEntitlementAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4403,11 +4484,13 @@ pub struct QueryEntitlements<'a> {
 }
 impl<'a> QueryEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4420,26 +4503,31 @@ impl<'a> QueryEntitlements<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Entitlement> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4448,6 +4536,7 @@ impl<'a> QueryEntitlements<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4498,16 +4587,19 @@ pub struct QueryEntitlementUtilizations<'a> {
 }
 impl<'a> QueryEntitlementUtilizations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEntitlementUtilizationsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4520,26 +4612,31 @@ impl<'a> QueryEntitlementUtilizations<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4548,6 +4645,7 @@ impl<'a> QueryEntitlementUtilizations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4582,11 +4680,13 @@ pub struct QueryMileageReports<'a> {
 }
 impl<'a> QueryMileageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4599,26 +4699,31 @@ impl<'a> QueryMileageReports<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MileageReport> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4627,6 +4732,7 @@ impl<'a> QueryMileageReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4661,11 +4767,13 @@ pub struct QueryCompliances<'a> {
 }
 impl<'a> QueryCompliances<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4678,26 +4786,31 @@ impl<'a> QueryCompliances<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4706,6 +4819,7 @@ impl<'a> QueryCompliances<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4740,11 +4854,13 @@ pub struct QueryBanners<'a> {
 }
 impl<'a> QueryBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4757,26 +4873,31 @@ impl<'a> QueryBanners<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, LicenseBanner> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4785,6 +4906,7 @@ impl<'a> QueryBanners<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4819,26 +4941,31 @@ pub struct QueryAvailabilityReports<'a> {
 }
 impl<'a> QueryAvailabilityReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4847,6 +4974,7 @@ impl<'a> QueryAvailabilityReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4881,11 +5009,13 @@ pub struct QueryAvailabilityReportsV2<'a> {
 }
 impl<'a> QueryAvailabilityReportsV2<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4898,26 +5028,31 @@ impl<'a> QueryAvailabilityReportsV2<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AvailabilityReportLicense> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4926,6 +5061,7 @@ impl<'a> QueryAvailabilityReportsV2<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4960,11 +5096,13 @@ pub struct QueryAttentionNotes<'a> {
 }
 impl<'a> QueryAttentionNotes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4977,26 +5115,31 @@ impl<'a> QueryAttentionNotes<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, EntitlementAttentionNote> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5005,6 +5148,7 @@ impl<'a> QueryAttentionNotes<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5039,21 +5183,25 @@ pub struct GetEntitlementSettings<'a> {
 }
 impl<'a> GetEntitlementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5062,6 +5210,7 @@ impl<'a> GetEntitlementSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5096,26 +5245,31 @@ pub struct PatchEntitlementSettings<'a> {
 }
 impl<'a> PatchEntitlementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5124,6 +5278,7 @@ impl<'a> PatchEntitlementSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5158,21 +5313,25 @@ pub struct ListEntitlementLicenseUsageReports<'a> {
 }
 impl<'a> ListEntitlementLicenseUsageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5181,6 +5340,7 @@ impl<'a> ListEntitlementLicenseUsageReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5215,6 +5375,7 @@ pub struct ListBanners<'a> {
 }
 impl<'a> ListBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5223,6 +5384,7 @@ impl<'a> ListBanners<'a> {
     ///
     /// query parameter `type`; `BannerDeviceType`.
     /// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1).
+    #[inline]
     pub fn type_(mut self, type_: BannerDeviceType) -> Self {
         self.req.query("type", &type_);
         self
@@ -5231,21 +5393,25 @@ impl<'a> ListBanners<'a> {
     ///
     /// query parameter `licenseType`; `BannerLicenseType`.
     /// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1).
+    #[inline]
     pub fn license_type(mut self, license_type: BannerLicenseType) -> Self {
         self.req.query("licenseType", &license_type);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5254,6 +5420,7 @@ impl<'a> ListBanners<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5288,21 +5455,25 @@ pub struct ListEntitlementAssignments<'a> {
 }
 impl<'a> ListEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5311,6 +5482,7 @@ impl<'a> ListEntitlementAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5345,21 +5517,25 @@ pub struct CreateEntitlementAssignment<'a> {
 }
 impl<'a> CreateEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5368,6 +5544,7 @@ impl<'a> CreateEntitlementAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5402,27 +5579,32 @@ pub struct DeleteEntitlementAssignments<'a> {
 }
 impl<'a> DeleteEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `204` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5454,21 +5636,25 @@ pub struct PatchEntitlementAssignments<'a> {
 }
 impl<'a> PatchEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5477,6 +5663,7 @@ impl<'a> PatchEntitlementAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5511,21 +5698,25 @@ pub struct ListEntitlementAssignmentSummaries<'a> {
 }
 impl<'a> ListEntitlementAssignmentSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5534,6 +5725,7 @@ impl<'a> ListEntitlementAssignmentSummaries<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5568,21 +5760,25 @@ pub struct ListEntitlements<'a> {
 }
 impl<'a> ListEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5591,6 +5787,7 @@ impl<'a> ListEntitlements<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5625,16 +5822,19 @@ pub struct ListEntitlementSummaries<'a> {
 }
 impl<'a> ListEntitlementSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5642,6 +5842,7 @@ impl<'a> ListEntitlementSummaries<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5653,6 +5854,7 @@ impl<'a> ListEntitlementSummaries<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5670,6 +5872,7 @@ impl<'a> ListEntitlementSummaries<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5708,21 +5911,25 @@ pub struct ListLicenseUsageReports<'a> {
 }
 impl<'a> ListLicenseUsageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5731,6 +5938,7 @@ impl<'a> ListLicenseUsageReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5765,21 +5973,25 @@ pub struct ListMspEntitlements<'a> {
 }
 impl<'a> ListMspEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5788,6 +6000,7 @@ impl<'a> ListMspEntitlements<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5822,21 +6035,25 @@ pub struct ListMspEntitlementSummaries<'a> {
 }
 impl<'a> ListMspEntitlementSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5845,6 +6062,7 @@ impl<'a> ListMspEntitlementSummaries<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5879,21 +6097,25 @@ pub struct ListMspBanners<'a> {
 }
 impl<'a> ListMspBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5902,6 +6124,7 @@ impl<'a> ListMspBanners<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

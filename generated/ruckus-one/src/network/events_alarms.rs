@@ -78,6 +78,7 @@ impl<'de> serde::Deserialize<'de> for AlarmData {
 }
 impl AlarmData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -221,6 +222,7 @@ impl<'de> serde::Deserialize<'de> for EventData {
 }
 impl EventData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -342,6 +344,7 @@ impl<'de> serde::Deserialize<'de> for EventMetasQuery {
 }
 impl EventMetasQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -448,6 +451,7 @@ impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
 }
 impl EventsDynamicQueryPayload {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_id: None,
@@ -602,6 +606,7 @@ impl<'de> serde::Deserialize<'de> for EventsError {
 }
 impl EventsError {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             code: None,
@@ -681,6 +686,7 @@ impl<'de> serde::Deserialize<'de> for LastLogin {
 }
 impl LastLogin {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             email: None,
@@ -758,6 +764,7 @@ impl<'de> serde::Deserialize<'de> for LastLoginResponse {
 }
 impl LastLoginResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -843,6 +850,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
 }
 impl MspEcAlarmCount {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_id: None,
@@ -894,6 +902,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/historicalClients/query")]
     #[doc(alias = "POST /historicalClients/query")]
+    #[inline]
     pub fn query_historical_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -918,6 +927,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/events/query")]
     #[doc(alias = "POST /events/query")]
+    #[inline]
     pub fn query_events(&self, body: &super::common::QueryRequest) -> QueryEvents<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENTS, &[]);
         req.json(body);
@@ -937,6 +947,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - The `filters` object must contain the key `ids`, even when its value is empty.
     #[doc(alias = "/events/metas/query")]
     #[doc(alias = "POST /events/metas/query")]
+    #[inline]
     pub fn query_event_metas(&self, body: &EventMetasQuery) -> QueryEventMetas<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -957,6 +968,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventDetails::version`)
     #[doc(alias = "/events/details/query")]
     #[doc(alias = "POST /events/details/query")]
+    #[inline]
     pub fn query_event_details(&self, body: &EventMetasQuery) -> QueryEventDetails<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -981,6 +993,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/events/csvFiles")]
     #[doc(alias = "POST /events/csvFiles")]
+    #[inline]
     pub fn export_events_csv(
         &self,
         body: &EventsDynamicQueryPayload,
@@ -1004,6 +1017,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdminGroupLatestLogins::version`)
     #[doc(alias = "/events/adminGroups/{adminGroupId}/latestLogins")]
     #[doc(alias = "GET /events/adminGroups/{adminGroupId}/latestLogins")]
+    #[inline]
     pub fn list_admin_group_latest_logins(
         &self,
         admin_group_id: &str,
@@ -1030,6 +1044,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - For a managed-service (MSP) tenant, the caller passes the tenant ids and the sort order in the query.
     #[doc(alias = "/alarms/query")]
     #[doc(alias = "POST /alarms/query")]
+    #[inline]
     pub fn query_alarms(&self, body: &super::common::QueryRequest) -> QueryAlarms<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ALARMS, &[]);
         req.json(body);
@@ -1049,6 +1064,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - The `filters` object must contain the key `ids`.
     #[doc(alias = "/alarms/metas/query")]
     #[doc(alias = "POST /alarms/metas/query")]
+    #[inline]
     pub fn query_alarm_metas(&self, body: &EventMetasQuery) -> QueryAlarmMetas<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1070,6 +1086,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAlarm::version`)
     #[doc(alias = "/alarms/{alarmId}")]
     #[doc(alias = "PATCH /alarms/{alarmId}")]
+    #[inline]
     pub fn patch_alarm(&self, alarm_id: &str) -> PatchAlarm<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1118,11 +1135,13 @@ pub struct QueryHistoricalClients<'a> {
 }
 impl<'a> QueryHistoricalClients<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryHistoricalClientsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1135,12 +1154,14 @@ impl<'a> QueryHistoricalClients<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, EventData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1150,16 +1171,19 @@ impl<'a> QueryHistoricalClients<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1168,6 +1192,7 @@ impl<'a> QueryHistoricalClients<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1218,11 +1243,13 @@ pub struct QueryEvents<'a> {
 }
 impl<'a> QueryEvents<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEventsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1235,12 +1262,14 @@ impl<'a> QueryEvents<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, EventData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1250,16 +1279,19 @@ impl<'a> QueryEvents<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1268,6 +1300,7 @@ impl<'a> QueryEvents<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1318,26 +1351,31 @@ pub struct QueryEventMetas<'a> {
 }
 impl<'a> QueryEventMetas<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEventMetasVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1346,6 +1384,7 @@ impl<'a> QueryEventMetas<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1396,26 +1435,31 @@ pub struct QueryEventDetails<'a> {
 }
 impl<'a> QueryEventDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEventDetailsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1424,6 +1468,7 @@ impl<'a> QueryEventDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1474,32 +1519,38 @@ pub struct ExportEventsCsv<'a> {
 }
 impl<'a> ExportEventsCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportEventsCsvVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1547,26 +1598,31 @@ pub struct ListAdminGroupLatestLogins<'a> {
 }
 impl<'a> ListAdminGroupLatestLogins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListAdminGroupLatestLoginsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1575,6 +1631,7 @@ impl<'a> ListAdminGroupLatestLogins<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1625,11 +1682,13 @@ pub struct QueryAlarms<'a> {
 }
 impl<'a> QueryAlarms<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryAlarmsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1642,12 +1701,14 @@ impl<'a> QueryAlarms<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, AlarmData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1657,16 +1718,19 @@ impl<'a> QueryAlarms<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1675,6 +1739,7 @@ impl<'a> QueryAlarms<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1725,26 +1790,31 @@ pub struct QueryAlarmMetas<'a> {
 }
 impl<'a> QueryAlarmMetas<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryAlarmMetasVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1753,6 +1823,7 @@ impl<'a> QueryAlarmMetas<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1803,37 +1874,44 @@ pub struct PatchAlarm<'a> {
 }
 impl<'a> PatchAlarm<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &String) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchAlarmVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `204` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

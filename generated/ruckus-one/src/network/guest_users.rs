@@ -181,6 +181,7 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
 }
 impl ClientV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             client_mac: None,
@@ -667,6 +668,7 @@ impl<'de> serde::Deserialize<'de> for Guest {
 }
 impl Guest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -1098,6 +1100,7 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
 }
 impl GuestUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             guest_user_type: None,
@@ -1274,6 +1277,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
 }
 impl GuestUserAction {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(action: GuestUserActionAction) -> Self {
         Self {
             action,
@@ -1461,6 +1465,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
 }
 impl GuestUserExpiration {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(activation_type: GuestUserExpirationActivationType) -> Self {
         Self {
             activation_type,
@@ -1734,6 +1739,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
 }
 impl GuestUserImport {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             download_url: None,
@@ -1835,6 +1841,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
 }
 impl GuestUserQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2030,6 +2037,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
 }
 impl GuestUserUpdate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             disabled: None,
@@ -2430,6 +2438,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
 }
 impl OperationResponseGuestUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2503,6 +2512,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
 }
 impl OperationResponseGuestUserWithoutId {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2577,6 +2587,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
 }
 impl OperationResponseListGuestUserImportResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2660,6 +2671,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
 }
 impl QueryResponseGuest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2782,6 +2794,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
 }
 impl QueryResponseGuestUserQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2873,6 +2886,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; this import sits under the older /networks form and is read as one of them. Newer form: POST /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn import_network_guest_users(
         &self,
         network_id: &str,
@@ -2901,6 +2915,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn list_guest_users_legacy(&self) -> ListGuestUsersLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2925,6 +2940,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn create_guest_user_legacy(&self) -> CreateGuestUserLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2948,6 +2964,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn delete_guest_users_legacy(&self) -> DeleteGuestUsersLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2972,6 +2989,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn get_guest_user_legacy(&self, guest_user_id: &str) -> GetGuestUserLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2997,6 +3015,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn patch_guest_user_legacy(
         &self,
         guest_user_id: &str,
@@ -3024,6 +3043,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn delete_guest_user_legacy(
         &self,
         guest_user_id: &str,
@@ -3053,6 +3073,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - guestUserType is set at creation and cannot be edited afterwards.
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers")]
     #[doc(alias = "POST /wifiNetworks/{wifiNetworkId}/guestUsers")]
+    #[inline]
     pub fn create_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -3084,6 +3105,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUsers::version`)
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers")]
     #[doc(alias = "PATCH /wifiNetworks/{wifiNetworkId}/guestUsers")]
+    #[inline]
     pub fn patch_wifi_network_guest_users(
         &self,
         wifi_network_id: &str,
@@ -3107,6 +3129,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkGuestUser::version`)
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
+    #[inline]
     pub fn get_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -3133,6 +3156,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - guestUserType cannot be changed after creation.
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[doc(alias = "PATCH /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
+    #[inline]
     pub fn patch_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -3157,6 +3181,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetworkGuestUser::version`)
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
+    #[inline]
     pub fn delete_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -3186,6 +3211,7 @@ impl<'a> GuestUsersClient<'a> {
     #[doc(alias = "/guestUsers/query")]
     #[doc(alias = "POST /guestUsers/query")]
     #[doc(alias = "getGuests_1")]
+    #[inline]
     pub fn query_guest_users(
         &self,
         body: &super::common::QueryRequest,
@@ -3215,6 +3241,7 @@ impl<'a> GuestUsersClient<'a> {
     #[doc(alias = "/guestUsers/query")]
     #[doc(alias = "POST /guestUsers/query")]
     #[doc(alias = "getGuests_1")]
+    #[inline]
     pub fn query_guest_users_v1(
         &self,
         body: &super::common::QueryRequest,
@@ -3241,6 +3268,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/guestUsers/query/csvFiles")]
     #[doc(alias = "POST /guestUsers/query/csvFiles")]
+    #[inline]
     pub fn export_guest_users_csv(&self) -> ExportGuestUsersCsv<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3273,21 +3301,25 @@ pub struct ImportNetworkGuestUsers<'a> {
 }
 impl<'a> ImportNetworkGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3296,6 +3328,7 @@ impl<'a> ImportNetworkGuestUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3330,21 +3363,25 @@ pub struct ListGuestUsersLegacy<'a> {
 }
 impl<'a> ListGuestUsersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3353,6 +3390,7 @@ impl<'a> ListGuestUsersLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3387,26 +3425,31 @@ pub struct CreateGuestUserLegacy<'a> {
 }
 impl<'a> CreateGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3415,6 +3458,7 @@ impl<'a> CreateGuestUserLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3449,21 +3493,25 @@ pub struct DeleteGuestUsersLegacy<'a> {
 }
 impl<'a> DeleteGuestUsersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3472,6 +3520,7 @@ impl<'a> DeleteGuestUsersLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3506,21 +3555,25 @@ pub struct GetGuestUserLegacy<'a> {
 }
 impl<'a> GetGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3529,6 +3582,7 @@ impl<'a> GetGuestUserLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3563,26 +3617,31 @@ pub struct PatchGuestUserLegacy<'a> {
 }
 impl<'a> PatchGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3591,6 +3650,7 @@ impl<'a> PatchGuestUserLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3625,21 +3685,25 @@ pub struct DeleteGuestUserLegacy<'a> {
 }
 impl<'a> DeleteGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3648,6 +3712,7 @@ impl<'a> DeleteGuestUserLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3698,6 +3763,7 @@ pub struct CreateWifiNetworkGuestUser<'a> {
 }
 impl<'a> CreateWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3706,26 +3772,31 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
     ///
     /// query parameter `deliveryMethods`; `string`.
     /// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1 (a set of values there; one value here)).
+    #[inline]
     pub fn delivery_methods(mut self, delivery_methods: &str) -> Self {
         self.req.query("deliveryMethods", &delivery_methods);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWifiNetworkGuestUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3734,6 +3805,7 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3784,26 +3856,31 @@ pub struct PatchWifiNetworkGuestUsers<'a> {
 }
 impl<'a> PatchWifiNetworkGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchWifiNetworkGuestUsersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3815,6 +3892,7 @@ impl<'a> PatchWifiNetworkGuestUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3865,26 +3943,31 @@ pub struct GetWifiNetworkGuestUser<'a> {
 }
 impl<'a> GetWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiNetworkGuestUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3893,6 +3976,7 @@ impl<'a> GetWifiNetworkGuestUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3943,26 +4027,31 @@ pub struct PatchWifiNetworkGuestUser<'a> {
 }
 impl<'a> PatchWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchWifiNetworkGuestUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3971,6 +4060,7 @@ impl<'a> PatchWifiNetworkGuestUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4021,26 +4111,31 @@ pub struct DeleteWifiNetworkGuestUser<'a> {
 }
 impl<'a> DeleteWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWifiNetworkGuestUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4052,6 +4147,7 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4086,6 +4182,7 @@ pub struct QueryGuestUsers<'a> {
 }
 impl<'a> QueryGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4098,6 +4195,7 @@ impl<'a> QueryGuestUsers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseGuestUserQueryData> {
@@ -4106,20 +4204,24 @@ impl<'a> QueryGuestUsers<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, GuestUserQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4128,6 +4230,7 @@ impl<'a> QueryGuestUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4178,11 +4281,13 @@ pub struct QueryGuestUsersV1<'a> {
 }
 impl<'a> QueryGuestUsersV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryGuestUsersV1Version) -> Self {
         self.req.version(version as usize);
         self
@@ -4195,26 +4300,31 @@ impl<'a> QueryGuestUsersV1<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseGuest> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Guest> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4223,6 +4333,7 @@ impl<'a> QueryGuestUsersV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4257,26 +4368,31 @@ pub struct ExportGuestUsersCsv<'a> {
 }
 impl<'a> ExportGuestUsersCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4285,6 +4401,7 @@ impl<'a> ExportGuestUsersCsv<'a> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

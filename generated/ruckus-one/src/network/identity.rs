@@ -50,6 +50,7 @@ impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
 }
 impl BooleanEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(boolean_value: bool) -> Self {
         Self {
             boolean_value,
@@ -103,6 +104,7 @@ impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
 }
 impl DateTimeEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(evaluation_date_time: String) -> Self {
         Self {
             evaluation_date_time,
@@ -180,6 +182,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
 }
 impl EthernetPort {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac_address: String, port_index: i64, name: String) -> Self {
         Self {
             mac_address,
@@ -261,6 +264,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
 }
 impl EvaluationCriteria {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(match_name: String, value: EvaluationCriteriaValue) -> Self {
         Self {
             match_name,
@@ -456,6 +460,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
 }
 impl EvaluationReport {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(evaluation_criteria: Vec<EvaluationCriteria>) -> Self {
         Self {
             evaluation_criteria,
@@ -679,6 +684,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
 }
 impl ExternalIdentity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -898,6 +904,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
 }
 impl ExternalIdentitySearch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ids: None,
@@ -1074,6 +1081,7 @@ impl<'de> serde::Deserialize<'de> for Identity {
 }
 impl Identity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             phone_number: None,
@@ -1345,6 +1353,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
 }
 impl IdentityDevice {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac_address: String) -> Self {
         Self {
             mac_address,
@@ -1597,6 +1606,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
 }
 impl IdentityDeviceStatusEntry {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mac_address: None,
@@ -1765,6 +1775,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
 }
 impl IdentityGroup {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -1975,6 +1986,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
 }
 impl IdentityGroupSearch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             personal_identity_network_id: None,
@@ -2141,6 +2153,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
 }
 impl IdentityPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -2279,6 +2292,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
 }
 impl IdentityPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             offset: None,
@@ -2387,6 +2401,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
 }
 impl IdentitySearch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             group_id: None,
@@ -2499,6 +2514,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySwitch {
 }
 impl IdentitySwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mac_address: None,
@@ -2637,6 +2653,7 @@ impl<'de> serde::Deserialize<'de> for NumberEvaluation {
 }
 impl NumberEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(number_value: f64) -> Self {
         Self {
             number_value,
@@ -2724,6 +2741,7 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
 }
 impl PageExternalIdentity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -2876,6 +2894,7 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
 }
 impl PageIdentity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -2993,6 +3012,7 @@ impl<'de> serde::Deserialize<'de> for StringEvaluation {
 }
 impl StringEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(string_value: String) -> Self {
         Self {
             string_value,
@@ -3038,6 +3058,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups")]
     #[doc(alias = "GET /identityGroups")]
     #[doc(alias = "getGroups")]
+    #[inline]
     pub fn list_identity_groups(&self) -> ListIdentityGroups<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3064,6 +3085,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/query")]
     #[doc(alias = "POST /identityGroups/query")]
     #[doc(alias = "searchGroups")]
+    #[inline]
     pub fn query_identity_groups(
         &self,
         body: &IdentityGroupSearch,
@@ -3090,6 +3112,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups")]
     #[doc(alias = "POST /identityGroups")]
+    #[inline]
     pub fn create_identity_group(&self) -> CreateIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3112,6 +3135,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/{id}")]
     #[doc(alias = "GET /identityGroups/{id}")]
     #[doc(alias = "getGroupById")]
+    #[inline]
     pub fn get_identity_group(&self, id: &str) -> GetIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3134,6 +3158,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{id}")]
     #[doc(alias = "DELETE /identityGroups/{id}")]
+    #[inline]
     pub fn delete_identity_group(&self, id: &str) -> DeleteIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3157,6 +3182,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{id}")]
     #[doc(alias = "PATCH /identityGroups/{id}")]
+    #[inline]
     pub fn patch_identity_group(&self, id: &str) -> PatchIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3179,6 +3205,7 @@ impl<'a> IdentityClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/policySets/{policySetId}")]
     #[doc(alias = "PUT /identityGroups/{id}/policySets/{policySetId}")]
+    #[inline]
     pub fn add_policy_set_to_identity_group(
         &self,
         id: &str,
@@ -3205,6 +3232,7 @@ impl<'a> IdentityClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/policySets/{policySetId}")]
     #[doc(alias = "DELETE /identityGroups/{id}/policySets/{policySetId}")]
+    #[inline]
     pub fn remove_policy_set_from_identity_group(
         &self,
         id: &str,
@@ -3234,6 +3262,7 @@ impl<'a> IdentityClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{groupId}/identities")]
     #[doc(alias = "GET /identityGroups/{groupId}/identities")]
+    #[inline]
     pub fn list_identities(&self, group_id: &str) -> ListIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3260,6 +3289,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identities/query")]
     #[doc(alias = "POST /identities/query")]
     #[doc(alias = "queryIdentity")]
+    #[inline]
     pub fn query_identities(&self, body: &IdentitySearch) -> QueryIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3284,6 +3314,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities")]
     #[doc(alias = "POST /identityGroups/{groupId}/identities")]
+    #[inline]
     pub fn create_identity(
         &self,
         group_id: &str,
@@ -3312,6 +3343,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "GET /identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "getIdentityById")]
+    #[inline]
     pub fn get_identity(&self, group_id: &str, id: &str) -> GetIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3336,6 +3368,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities")]
     #[doc(alias = "DELETE /identityGroups/{groupId}/identities")]
+    #[inline]
     pub fn delete_identities(
         &self,
         group_id: &str,
@@ -3364,6 +3397,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "DELETE /identityGroups/{groupId}/identities/{id}")]
+    #[inline]
     pub fn delete_identity(&self, group_id: &str, id: &str) -> DeleteIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3388,6 +3422,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "PATCH /identityGroups/{groupId}/identities/{id}")]
+    #[inline]
     pub fn patch_identity(
         &self,
         group_id: &str,
@@ -3418,6 +3453,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}/devices")]
     #[doc(alias = "POST /identityGroups/{groupId}/identities/{id}/devices")]
+    #[inline]
     pub fn create_identity_device(
         &self,
         group_id: &str,
@@ -3448,6 +3484,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(
         alias = "DELETE /identityGroups/{groupId}/identities/{id}/devices/{macAddress}"
     )]
+    #[inline]
     pub fn delete_identity_device(
         &self,
         group_id: &str,
@@ -3483,6 +3520,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(
         alias = "DELETE /identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}"
     )]
+    #[inline]
     pub fn delete_identity_ethernet_port(
         &self,
         group_id: &str,
@@ -3517,6 +3555,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(
         alias = "PUT /identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts"
     )]
+    #[inline]
     pub fn update_identity_venue_ethernet_ports(
         &self,
         group_id: &str,
@@ -3551,6 +3590,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities/csvFile")]
     #[doc(alias = "POST /identityGroups/{groupId}/identities/csvFile")]
+    #[inline]
     pub fn import_identities(
         &self,
         group_id: &str,
@@ -3580,6 +3620,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identities/csvFile")]
     #[doc(alias = "POST /identities/csvFile")]
+    #[inline]
     pub fn export_identities(&self) -> ExportIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &EXPORT_IDENTITIES, &[]);
         ExportIdentities { req }
@@ -3597,6 +3638,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/policySetEvaluations")]
     #[doc(alias = "POST /policySetEvaluations")]
+    #[inline]
     pub fn create_policy_set_evaluation(&self) -> CreatePolicySetEvaluation<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3618,6 +3660,7 @@ impl<'a> IdentityClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/policySets/{policySetId}/evaluationReports")]
     #[doc(alias = "POST /policySets/{policySetId}/evaluationReports")]
+    #[inline]
     pub fn create_policy_set_evaluation_report(
         &self,
         policy_set_id: &str,
@@ -3645,6 +3688,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/policySets")]
     #[doc(alias = "GET /policySets")]
+    #[inline]
     pub fn list_policy_sets(&self) -> ListPolicySets<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_POLICY_SETS, &[]);
         ListPolicySets { req }
@@ -3661,6 +3705,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/policyTemplates")]
     #[doc(alias = "GET /policyTemplates")]
+    #[inline]
     pub fn list_policy_templates(&self) -> ListPolicyTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3681,6 +3726,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/policyTemplates/policies")]
     #[doc(alias = "GET /policyTemplates/policies")]
+    #[inline]
     pub fn list_policy_template_policies(&self) -> ListPolicyTemplatePolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3705,6 +3751,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/csvFile")]
     #[doc(alias = "POST /identityGroups/csvFile")]
     #[doc(alias = "exportGroupsCSV")]
+    #[inline]
     pub fn export_groups_csv(
         &self,
         pageable: &str,
@@ -3733,6 +3780,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/externalIdentities/query")]
     #[doc(alias = "POST /externalIdentities/query")]
     #[doc(alias = "queryExternalIdentity")]
+    #[inline]
     pub fn query_external_identity(
         &self,
         pageable: &str,
@@ -3760,6 +3808,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identities")]
     #[doc(alias = "GET /identities")]
     #[doc(alias = "listIdentities")]
+    #[inline]
     pub fn list_all_identities(&self, pageable: &str) -> ListAllIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3784,6 +3833,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}/vnis")]
     #[doc(alias = "DELETE /identityGroups/{groupId}/identities/{id}/vnis")]
     #[doc(alias = "allocateIdentityVni")]
+    #[inline]
     pub fn allocate_identity_vni(
         &self,
         group_id: &str,
@@ -3836,6 +3886,7 @@ pub struct ListIdentityGroups<'a> {
 }
 impl<'a> ListIdentityGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3844,6 +3895,7 @@ impl<'a> ListIdentityGroups<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (identity_management-0.0.2.yaml getGroups (its pageable query object)).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -3852,6 +3904,7 @@ impl<'a> ListIdentityGroups<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (identity_management-0.0.2.yaml getGroups (its pageable query object)).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -3860,11 +3913,13 @@ impl<'a> ListIdentityGroups<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (identity_management-0.0.2.yaml getGroups (its pageable query object)).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListIdentityGroupsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3877,6 +3932,7 @@ impl<'a> ListIdentityGroups<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::IdentityServicePage> {
@@ -3885,20 +3941,24 @@ impl<'a> ListIdentityGroups<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, IdentityGroup> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3907,6 +3967,7 @@ impl<'a> ListIdentityGroups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3957,6 +4018,7 @@ pub struct QueryIdentityGroups<'a> {
 }
 impl<'a> QueryIdentityGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3965,6 +4027,7 @@ impl<'a> QueryIdentityGroups<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (identity_management-0.0.2.yaml searchGroups (its pageable query object)).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -3973,6 +4036,7 @@ impl<'a> QueryIdentityGroups<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (identity_management-0.0.2.yaml searchGroups (its pageable query object)).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -3981,11 +4045,13 @@ impl<'a> QueryIdentityGroups<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (identity_management-0.0.2.yaml searchGroups (its pageable query object)).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryIdentityGroupsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3998,6 +4064,7 @@ impl<'a> QueryIdentityGroups<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::IdentityServicePage> {
@@ -4006,20 +4073,24 @@ impl<'a> QueryIdentityGroups<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, IdentityGroup> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4028,6 +4099,7 @@ impl<'a> QueryIdentityGroups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4062,26 +4134,31 @@ pub struct CreateIdentityGroup<'a> {
 }
 impl<'a> CreateIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4090,6 +4167,7 @@ impl<'a> CreateIdentityGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4140,26 +4218,31 @@ pub struct GetIdentityGroup<'a> {
 }
 impl<'a> GetIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetIdentityGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4168,6 +4251,7 @@ impl<'a> GetIdentityGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4202,21 +4286,25 @@ pub struct DeleteIdentityGroup<'a> {
 }
 impl<'a> DeleteIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4225,6 +4313,7 @@ impl<'a> DeleteIdentityGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4259,26 +4348,31 @@ pub struct PatchIdentityGroup<'a> {
 }
 impl<'a> PatchIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4287,6 +4381,7 @@ impl<'a> PatchIdentityGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4337,21 +4432,25 @@ pub struct AddPolicySetToIdentityGroup<'a> {
 }
 impl<'a> AddPolicySetToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddPolicySetToIdentityGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4359,6 +4458,7 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4373,6 +4473,7 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4390,6 +4491,7 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4444,21 +4546,25 @@ pub struct RemovePolicySetFromIdentityGroup<'a> {
 }
 impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemovePolicySetFromIdentityGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4466,6 +4572,7 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4480,6 +4587,7 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4497,6 +4605,7 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4551,6 +4660,7 @@ pub struct ListIdentities<'a> {
 }
 impl<'a> ListIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4559,6 +4669,7 @@ impl<'a> ListIdentities<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup (its pageable query object)).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4567,6 +4678,7 @@ impl<'a> ListIdentities<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup (its pageable query object)).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4575,26 +4687,31 @@ impl<'a> ListIdentities<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup (its pageable query object)).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4603,6 +4720,7 @@ impl<'a> ListIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4653,6 +4771,7 @@ pub struct QueryIdentities<'a> {
 }
 impl<'a> QueryIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4661,6 +4780,7 @@ impl<'a> QueryIdentities<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (identity_management-0.0.2.yaml queryIdentity (its pageable query object)).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4669,6 +4789,7 @@ impl<'a> QueryIdentities<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (identity_management-0.0.2.yaml queryIdentity (its pageable query object)).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4677,11 +4798,13 @@ impl<'a> QueryIdentities<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (identity_management-0.0.2.yaml queryIdentity (its pageable query object)).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4694,26 +4817,31 @@ impl<'a> QueryIdentities<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Identity> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4722,6 +4850,7 @@ impl<'a> QueryIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4756,21 +4885,25 @@ pub struct CreateIdentity<'a> {
 }
 impl<'a> CreateIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4779,6 +4912,7 @@ impl<'a> CreateIdentity<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4829,32 +4963,38 @@ pub struct GetIdentity<'a> {
 }
 impl<'a> GetIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetIdentityVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Identity, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4889,21 +5029,25 @@ pub struct DeleteIdentities<'a> {
 }
 impl<'a> DeleteIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4912,6 +5056,7 @@ impl<'a> DeleteIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4946,21 +5091,25 @@ pub struct DeleteIdentity<'a> {
 }
 impl<'a> DeleteIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4969,6 +5118,7 @@ impl<'a> DeleteIdentity<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5003,21 +5153,25 @@ pub struct PatchIdentity<'a> {
 }
 impl<'a> PatchIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5026,6 +5180,7 @@ impl<'a> PatchIdentity<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5060,26 +5215,31 @@ pub struct CreateIdentityDevice<'a> {
 }
 impl<'a> CreateIdentityDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5088,6 +5248,7 @@ impl<'a> CreateIdentityDevice<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5122,21 +5283,25 @@ pub struct DeleteIdentityDevice<'a> {
 }
 impl<'a> DeleteIdentityDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5145,6 +5310,7 @@ impl<'a> DeleteIdentityDevice<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5179,21 +5345,25 @@ pub struct DeleteIdentityEthernetPort<'a> {
 }
 impl<'a> DeleteIdentityEthernetPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5202,6 +5372,7 @@ impl<'a> DeleteIdentityEthernetPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5252,21 +5423,25 @@ pub struct UpdateIdentityVenueEthernetPorts<'a> {
 }
 impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateIdentityVenueEthernetPortsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5274,6 +5449,7 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5288,6 +5464,7 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5305,6 +5482,7 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5343,21 +5521,25 @@ pub struct ImportIdentities<'a> {
 }
 impl<'a> ImportIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5366,6 +5548,7 @@ impl<'a> ImportIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5400,26 +5583,31 @@ pub struct ExportIdentities<'a> {
 }
 impl<'a> ExportIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5428,6 +5616,7 @@ impl<'a> ExportIdentities<'a> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5462,26 +5651,31 @@ pub struct CreatePolicySetEvaluation<'a> {
 }
 impl<'a> CreatePolicySetEvaluation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5490,6 +5684,7 @@ impl<'a> CreatePolicySetEvaluation<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5540,26 +5735,31 @@ pub struct CreatePolicySetEvaluationReport<'a> {
 }
 impl<'a> CreatePolicySetEvaluationReport<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePolicySetEvaluationReportVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5568,6 +5768,7 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5602,21 +5803,25 @@ pub struct ListPolicySets<'a> {
 }
 impl<'a> ListPolicySets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5625,6 +5830,7 @@ impl<'a> ListPolicySets<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5659,21 +5865,25 @@ pub struct ListPolicyTemplates<'a> {
 }
 impl<'a> ListPolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5682,6 +5892,7 @@ impl<'a> ListPolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5716,21 +5927,25 @@ pub struct ListPolicyTemplatePolicies<'a> {
 }
 impl<'a> ListPolicyTemplatePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5739,6 +5954,7 @@ impl<'a> ListPolicyTemplatePolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5789,6 +6005,7 @@ pub struct ExportGroupsCsv<'a> {
 }
 impl<'a> ExportGroupsCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5796,6 +6013,7 @@ impl<'a> ExportGroupsCsv<'a> {
     /// Sets the query parameter `timezone`.
     ///
     /// query parameter `timezone`; `string`.
+    #[inline]
     pub fn timezone(mut self, timezone: &str) -> Self {
         self.req.query("timezone", &timezone);
         self
@@ -5803,32 +6021,38 @@ impl<'a> ExportGroupsCsv<'a> {
     /// Sets the query parameter `date-format`.
     ///
     /// query parameter `date-format`; `string`.
+    #[inline]
     pub fn date_format(mut self, date_format: &str) -> Self {
         self.req.query("date-format", &date_format);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportGroupsCsvVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5876,26 +6100,31 @@ pub struct QueryExternalIdentity<'a> {
 }
 impl<'a> QueryExternalIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryExternalIdentityVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5904,6 +6133,7 @@ impl<'a> QueryExternalIdentity<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5954,26 +6184,31 @@ pub struct ListAllIdentities<'a> {
 }
 impl<'a> ListAllIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListAllIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5982,6 +6217,7 @@ impl<'a> ListAllIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6032,26 +6268,31 @@ pub struct AllocateIdentityVni<'a> {
 }
 impl<'a> AllocateIdentityVni<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AllocateIdentityVniVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6060,6 +6301,7 @@ impl<'a> AllocateIdentityVni<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

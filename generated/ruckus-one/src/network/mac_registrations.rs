@@ -68,6 +68,7 @@ impl<'de> serde::Deserialize<'de> for MacPageableObject {
 }
 impl MacPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             offset: None,
@@ -237,6 +238,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
 }
 impl MacRegistration {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_referenced: None,
@@ -481,6 +483,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
 }
 impl MacRegistrationPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -739,6 +742,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
 }
 impl MacRegistrationPool {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_referenced: None,
@@ -998,6 +1002,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
 }
 impl MacRegistrationPoolPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -1128,6 +1133,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
 }
 impl MacRegistrationSearch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_criteria_list: None,
@@ -1216,6 +1222,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
 }
 impl MacRegistrationSearchCriterion {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filter_key: None,
@@ -1335,6 +1342,7 @@ impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
 }
 impl NetworkPoolPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -1456,6 +1464,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponse {
 }
 impl OperationResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(request_id: String) -> Self {
         Self {
             request_id,
@@ -1586,6 +1595,7 @@ impl<'de> serde::Deserialize<'de> for Pool {
 }
 impl Pool {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -1955,6 +1965,7 @@ impl<'de> serde::Deserialize<'de> for Registration {
 }
 impl Registration {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(revoked: bool, mac_address: String) -> Self {
         Self {
             id: None,
@@ -2055,6 +2066,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/macRegistrationPools/{poolId}")]
     #[doc(alias = "PUT /identityGroups/{id}/macRegistrationPools/{poolId}")]
+    #[inline]
     pub fn add_mac_registration_pool_to_identity_group(
         &self,
         id: &str,
@@ -2086,6 +2098,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Pool creation may answer 202 Accepted while it is in progress.
     #[doc(alias = "/identityGroups/{identityGroupId}/macRegistrationPools")]
     #[doc(alias = "POST /identityGroups/{identityGroupId}/macRegistrationPools")]
+    #[inline]
     pub fn create_identity_group_mac_registration_pool(
         &self,
         identity_group_id: &str,
@@ -2116,6 +2129,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools")]
     #[doc(alias = "GET /macRegistrationPools")]
+    #[inline]
     pub fn list_mac_registration_pools(&self) -> ListMacRegistrationPools<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2140,6 +2154,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - The service answers 202 with the request id and the new pool's id while creation continues (v1.1); `create_mac_registration_pool_v1` asks for v1 and gets 201 with the created pool.
     #[doc(alias = "/macRegistrationPools")]
     #[doc(alias = "POST /macRegistrationPools")]
+    #[inline]
     pub fn create_mac_registration_pool(
         &self,
         body: &MacRegistrationPool,
@@ -2167,6 +2182,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - The service answers 201 with the created pool (v1 or plain JSON); `create_mac_registration_pool` asks for v1.1 and gets 202 while creation continues.
     #[doc(alias = "/macRegistrationPools")]
     #[doc(alias = "POST /macRegistrationPools")]
+    #[inline]
     pub fn create_mac_registration_pool_v1(
         &self,
         body: &MacRegistrationPool,
@@ -2193,6 +2209,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{id}")]
     #[doc(alias = "GET /macRegistrationPools/{id}")]
     #[doc(alias = "getPoolById")]
+    #[inline]
     pub fn get_mac_registration_pool(&self, id: &str) -> GetMacRegistrationPool<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2219,6 +2236,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{id}")]
     #[doc(alias = "DELETE /macRegistrationPools/{id}")]
     #[doc(alias = "deletePool_1")]
+    #[inline]
     pub fn delete_mac_registration_pool(
         &self,
         id: &str,
@@ -2247,6 +2265,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{id}")]
     #[doc(alias = "DELETE /macRegistrationPools/{id}")]
     #[doc(alias = "deletePool_1")]
+    #[inline]
     pub fn delete_mac_registration_pool_v1(
         &self,
         id: &str,
@@ -2274,6 +2293,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/query")]
     #[doc(alias = "POST /macRegistrationPools/query")]
+    #[inline]
     pub fn query_mac_registration_pools(
         &self,
         body: &MacRegistrationSearch,
@@ -2302,6 +2322,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "GET /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn list_mac_registrations(&self, pool_id: &str) -> ListMacRegistrations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2327,6 +2348,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - The service answers 202 with the request id while the creation continues (v1.1); `create_mac_registration_v1` asks for v1 and gets 201 with the registration.
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn create_mac_registration(
         &self,
         pool_id: &str,
@@ -2356,6 +2378,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - The service answers 201 with the registration (v1 or plain JSON); `create_mac_registration` asks for v1.1 and gets 202 while the creation continues.
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn create_mac_registration_v1(
         &self,
         pool_id: &str,
@@ -2387,6 +2410,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Registrations with isReferenced true cannot be deleted.
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn delete_mac_registrations(
         &self,
         pool_id: &str,
@@ -2417,6 +2441,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Registrations with isReferenced true cannot be deleted.
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn delete_mac_registrations_v1(
         &self,
         pool_id: &str,
@@ -2445,6 +2470,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "GET /macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "getRegistrationById")]
+    #[inline]
     pub fn get_mac_registration(
         &self,
         pool_id: &str,
@@ -2476,6 +2502,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "deleteRegistration_1")]
+    #[inline]
     pub fn delete_mac_registration(
         &self,
         pool_id: &str,
@@ -2506,6 +2533,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "deleteRegistration_1")]
+    #[inline]
     pub fn delete_mac_registration_v1(
         &self,
         pool_id: &str,
@@ -2535,6 +2563,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/query")]
     #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations/query")]
+    #[inline]
     pub fn query_mac_registrations(
         &self,
         pool_id: &str,
@@ -2562,6 +2591,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{id}/policySets/{policySetId}")]
     #[doc(alias = "PUT /macRegistrationPools/{id}/policySets/{policySetId}")]
+    #[inline]
     pub fn add_policy_set_to_mac_registration_pool(
         &self,
         id: &str,
@@ -2590,6 +2620,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{id}/policySets/{policySetId}")]
     #[doc(alias = "DELETE /macRegistrationPools/{id}/policySets/{policySetId}")]
+    #[inline]
     pub fn remove_policy_set_from_mac_registration_pool(
         &self,
         id: &str,
@@ -2616,6 +2647,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/wifiNetworks/{networkId}/macRegistrationPools")]
     #[doc(alias = "GET /wifiNetworks/{networkId}/macRegistrationPools")]
+    #[inline]
     pub fn list_wifi_network_mac_registration_pools(
         &self,
         network_id: &str,
@@ -2646,6 +2678,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/csvFile")]
     #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations/csvFile")]
     #[doc(alias = "importRegistrations_1")]
+    #[inline]
     pub fn import_registrations(&self, pool_id: &str) -> ImportRegistrations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2672,6 +2705,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "PATCH /macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "updateRegistration_1")]
+    #[inline]
     pub fn update_registration(
         &self,
         pool_id: &str,
@@ -2703,6 +2737,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{id}")]
     #[doc(alias = "PATCH /macRegistrationPools/{id}")]
     #[doc(alias = "updatePool_1")]
+    #[inline]
     pub fn update_pool(&self, id: &str, body: &Pool) -> UpdatePool<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_POOL, &[id]);
         req.json(body);
@@ -2748,11 +2783,13 @@ pub struct AddMacRegistrationPoolToIdentityGroup<'a> {
 }
 impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddMacRegistrationPoolToIdentityGroupVersion,
@@ -2761,11 +2798,13 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2773,6 +2812,7 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2787,6 +2827,7 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2804,6 +2845,7 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2858,11 +2900,13 @@ pub struct CreateIdentityGroupMacRegistrationPool<'a> {
 }
 impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateIdentityGroupMacRegistrationPoolVersion,
@@ -2871,11 +2915,13 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2883,6 +2929,7 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2897,6 +2944,7 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2914,6 +2962,7 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2968,6 +3017,7 @@ pub struct ListMacRegistrationPools<'a> {
 }
 impl<'a> ListMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -2976,6 +3026,7 @@ impl<'a> ListMacRegistrationPools<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -2984,6 +3035,7 @@ impl<'a> ListMacRegistrationPools<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -2992,11 +3044,13 @@ impl<'a> ListMacRegistrationPools<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListMacRegistrationPoolsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3009,26 +3063,31 @@ impl<'a> ListMacRegistrationPools<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPoolPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPool> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3037,6 +3096,7 @@ impl<'a> ListMacRegistrationPools<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3071,16 +3131,19 @@ pub struct CreateMacRegistrationPool<'a> {
 }
 impl<'a> CreateMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3088,6 +3151,7 @@ impl<'a> CreateMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3099,6 +3163,7 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3116,6 +3181,7 @@ impl<'a> CreateMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3170,32 +3236,38 @@ pub struct CreateMacRegistrationPoolV1<'a> {
 }
 impl<'a> CreateMacRegistrationPoolV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateMacRegistrationPoolV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Pool, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3243,26 +3315,31 @@ pub struct GetMacRegistrationPool<'a> {
 }
 impl<'a> GetMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetMacRegistrationPoolVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3271,6 +3348,7 @@ impl<'a> GetMacRegistrationPool<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3305,16 +3383,19 @@ pub struct DeleteMacRegistrationPool<'a> {
 }
 impl<'a> DeleteMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3322,6 +3403,7 @@ impl<'a> DeleteMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3333,6 +3415,7 @@ impl<'a> DeleteMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3350,6 +3433,7 @@ impl<'a> DeleteMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3404,26 +3488,31 @@ pub struct DeleteMacRegistrationPoolV1<'a> {
 }
 impl<'a> DeleteMacRegistrationPoolV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteMacRegistrationPoolV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3432,6 +3521,7 @@ impl<'a> DeleteMacRegistrationPoolV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3482,6 +3572,7 @@ pub struct QueryMacRegistrationPools<'a> {
 }
 impl<'a> QueryMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3490,6 +3581,7 @@ impl<'a> QueryMacRegistrationPools<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -3498,6 +3590,7 @@ impl<'a> QueryMacRegistrationPools<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -3506,11 +3599,13 @@ impl<'a> QueryMacRegistrationPools<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryMacRegistrationPoolsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3523,26 +3618,31 @@ impl<'a> QueryMacRegistrationPools<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPoolPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPool> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3551,6 +3651,7 @@ impl<'a> QueryMacRegistrationPools<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3601,6 +3702,7 @@ pub struct ListMacRegistrations<'a> {
 }
 impl<'a> ListMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3609,6 +3711,7 @@ impl<'a> ListMacRegistrations<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -3617,6 +3720,7 @@ impl<'a> ListMacRegistrations<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -3625,11 +3729,13 @@ impl<'a> ListMacRegistrations<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListMacRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3642,26 +3748,31 @@ impl<'a> ListMacRegistrations<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3670,6 +3781,7 @@ impl<'a> ListMacRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3704,16 +3816,19 @@ pub struct CreateMacRegistration<'a> {
 }
 impl<'a> CreateMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3721,6 +3836,7 @@ impl<'a> CreateMacRegistration<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3732,6 +3848,7 @@ impl<'a> CreateMacRegistration<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3749,6 +3866,7 @@ impl<'a> CreateMacRegistration<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3803,26 +3921,31 @@ pub struct CreateMacRegistrationV1<'a> {
 }
 impl<'a> CreateMacRegistrationV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateMacRegistrationV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3831,6 +3954,7 @@ impl<'a> CreateMacRegistrationV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3865,16 +3989,19 @@ pub struct DeleteMacRegistrations<'a> {
 }
 impl<'a> DeleteMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3882,6 +4009,7 @@ impl<'a> DeleteMacRegistrations<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3893,6 +4021,7 @@ impl<'a> DeleteMacRegistrations<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3910,6 +4039,7 @@ impl<'a> DeleteMacRegistrations<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3964,26 +4094,31 @@ pub struct DeleteMacRegistrationsV1<'a> {
 }
 impl<'a> DeleteMacRegistrationsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteMacRegistrationsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3992,6 +4127,7 @@ impl<'a> DeleteMacRegistrationsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4042,26 +4178,31 @@ pub struct GetMacRegistration<'a> {
 }
 impl<'a> GetMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetMacRegistrationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4070,6 +4211,7 @@ impl<'a> GetMacRegistration<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4104,16 +4246,19 @@ pub struct DeleteMacRegistration<'a> {
 }
 impl<'a> DeleteMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4121,6 +4266,7 @@ impl<'a> DeleteMacRegistration<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4132,6 +4278,7 @@ impl<'a> DeleteMacRegistration<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4149,6 +4296,7 @@ impl<'a> DeleteMacRegistration<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4203,26 +4351,31 @@ pub struct DeleteMacRegistrationV1<'a> {
 }
 impl<'a> DeleteMacRegistrationV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteMacRegistrationV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4231,6 +4384,7 @@ impl<'a> DeleteMacRegistrationV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4281,6 +4435,7 @@ pub struct QueryMacRegistrations<'a> {
 }
 impl<'a> QueryMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4289,6 +4444,7 @@ impl<'a> QueryMacRegistrations<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4297,6 +4453,7 @@ impl<'a> QueryMacRegistrations<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4305,11 +4462,13 @@ impl<'a> QueryMacRegistrations<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryMacRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4322,26 +4481,31 @@ impl<'a> QueryMacRegistrations<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4350,6 +4514,7 @@ impl<'a> QueryMacRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4400,21 +4565,25 @@ pub struct AddPolicySetToMacRegistrationPool<'a> {
 }
 impl<'a> AddPolicySetToMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddPolicySetToMacRegistrationPoolVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4422,6 +4591,7 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4436,6 +4606,7 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4453,6 +4624,7 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4507,11 +4679,13 @@ pub struct RemovePolicySetFromMacRegistrationPool<'a> {
 }
 impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemovePolicySetFromMacRegistrationPoolVersion,
@@ -4520,11 +4694,13 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4532,6 +4708,7 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4546,6 +4723,7 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4563,6 +4741,7 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4617,11 +4796,13 @@ pub struct ListWifiNetworkMacRegistrationPools<'a> {
 }
 impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ListWifiNetworkMacRegistrationPoolsVersion,
@@ -4630,16 +4811,19 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4648,6 +4832,7 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4704,26 +4889,31 @@ pub struct ImportRegistrations<'a> {
 }
 impl<'a> ImportRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ImportRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4731,6 +4921,7 @@ impl<'a> ImportRegistrations<'a> {
     /// Sends the request and decodes the `201` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4742,6 +4933,7 @@ impl<'a> ImportRegistrations<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4759,6 +4951,7 @@ impl<'a> ImportRegistrations<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4819,21 +5012,25 @@ pub struct UpdateRegistration<'a> {
 }
 impl<'a> UpdateRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRegistrationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4841,6 +5038,7 @@ impl<'a> UpdateRegistration<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4852,6 +5050,7 @@ impl<'a> UpdateRegistration<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4869,6 +5068,7 @@ impl<'a> UpdateRegistration<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4926,21 +5126,25 @@ pub struct UpdatePool<'a> {
 }
 impl<'a> UpdatePool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePoolVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4948,6 +5152,7 @@ impl<'a> UpdatePool<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4959,6 +5164,7 @@ impl<'a> UpdatePool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4973,6 +5179,7 @@ impl<'a> UpdatePool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

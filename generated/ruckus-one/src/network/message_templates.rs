@@ -67,6 +67,7 @@ impl<'de> serde::Deserialize<'de> for MessageRegistration {
 }
 impl MessageRegistration {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(template_id: String, usage_localization_key: String) -> Self {
         Self {
             id: None,
@@ -160,6 +161,7 @@ impl<'de> serde::Deserialize<'de> for PageInformation {
 }
 impl PageInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -248,6 +250,7 @@ impl<'de> serde::Deserialize<'de> for PagedRegistrationsRestResponse {
 }
 impl PagedRegistrationsRestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -333,6 +336,7 @@ impl<'de> serde::Deserialize<'de> for PagedTemplateScopesRestResponse {
 }
 impl PagedTemplateScopesRestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -415,6 +419,7 @@ impl<'de> serde::Deserialize<'de> for PagedTemplatesRestResponse {
 }
 impl PagedTemplatesRestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -497,6 +502,7 @@ impl<'de> serde::Deserialize<'de> for PagedVariablesRestResponse {
 }
 impl PagedVariablesRestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -588,6 +594,7 @@ impl<'de> serde::Deserialize<'de> for Template {
 }
 impl Template {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(user_provided_name: String, message_template: String) -> Self {
         Self {
             id: None,
@@ -692,6 +699,7 @@ impl<'de> serde::Deserialize<'de> for TemplateScope {
 }
 impl TemplateScope {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -856,6 +864,7 @@ impl<'de> serde::Deserialize<'de> for Variable {
 }
 impl Variable {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             variable_key: None,
@@ -931,6 +940,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes")]
     #[doc(alias = "GET /templateScopes")]
     #[doc(alias = "msgTemplate.getAllTemplateScopes")]
+    #[inline]
     pub fn msg_template_get_all_template_scopes(
         &self,
     ) -> MsgTemplateGetAllTemplateScopes<'a> {
@@ -957,6 +967,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}")]
     #[doc(alias = "msgTemplate.getTemplateScope")]
+    #[inline]
     pub fn msg_template_get_template_scope(
         &self,
         template_scope_id: &str,
@@ -985,6 +996,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}/variables")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}/variables")]
     #[doc(alias = "msgTemplate.getVariablesForTemplateScope")]
+    #[inline]
     pub fn msg_template_get_variables_for_template_scope(
         &self,
         template_scope_id: &str,
@@ -1015,6 +1027,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}/templates")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}/templates")]
     #[doc(alias = "msgTemplate.getTemplatesForScope")]
+    #[inline]
     pub fn msg_template_get_templates_for_scope(
         &self,
         template_scope_id: &str,
@@ -1050,6 +1063,7 @@ impl<'a> MessageTemplatesClient<'a> {
         alias = "GET /templateScopes/{templateScopeId}/templates/{templateId}/registrations"
     )]
     #[doc(alias = "msgTemplate.getAllTemplateRegistrations")]
+    #[inline]
     pub fn msg_template_get_all_template_registrations(
         &self,
         template_scope_id: &str,
@@ -1078,6 +1092,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}/templates/{genericTemplateId}")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}/templates/{genericTemplateId}")]
     #[doc(alias = "msgTemplate.getTemplate")]
+    #[inline]
     pub fn msg_template_get_template(
         &self,
         template_scope_id: &str,
@@ -1107,6 +1122,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}/registrations")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}/registrations")]
     #[doc(alias = "msgTemplate.getAllRegistrations")]
+    #[inline]
     pub fn msg_template_get_all_registrations(
         &self,
         template_scope_id: &str,
@@ -1136,6 +1152,7 @@ impl<'a> MessageTemplatesClient<'a> {
         alias = "GET /templateScopes/{templateScopeId}/registrations/{registrationId}"
     )]
     #[doc(alias = "msgTemplate.getRegistration")]
+    #[inline]
     pub fn msg_template_get_registration(
         &self,
         template_scope_id: &str,
@@ -1172,6 +1189,7 @@ pub struct MsgTemplateGetAllTemplateScopes<'a> {
 }
 impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1179,6 +1197,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1186,6 +1205,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1193,6 +1213,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1205,6 +1226,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedTemplateScopesRestResponse> {
@@ -1213,20 +1235,24 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, TemplateScope> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1235,6 +1261,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1269,6 +1296,7 @@ pub struct MsgTemplateGetTemplateScope<'a> {
 }
 impl<'a> MsgTemplateGetTemplateScope<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1276,21 +1304,25 @@ impl<'a> MsgTemplateGetTemplateScope<'a> {
     /// Sets the query parameter `includes`.
     ///
     /// query parameter `includes`; `string`.
+    #[inline]
     pub fn includes(mut self, includes: &str) -> Self {
         self.req.query("includes", &includes);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1299,6 +1331,7 @@ impl<'a> MsgTemplateGetTemplateScope<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1333,6 +1366,7 @@ pub struct MsgTemplateGetVariablesForTemplateScope<'a> {
 }
 impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1340,6 +1374,7 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1347,6 +1382,7 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1354,6 +1390,7 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1366,26 +1403,31 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedVariablesRestResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Variable> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1394,6 +1436,7 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1428,6 +1471,7 @@ pub struct MsgTemplateGetTemplatesForScope<'a> {
 }
 impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1435,6 +1479,7 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1442,6 +1487,7 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1449,6 +1495,7 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1461,26 +1508,31 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedTemplatesRestResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Template> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1489,6 +1541,7 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1523,6 +1576,7 @@ pub struct MsgTemplateGetAllTemplateRegistrations<'a> {
 }
 impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1530,6 +1584,7 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1537,6 +1592,7 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1544,6 +1600,7 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1556,26 +1613,31 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedRegistrationsRestResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MessageRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1584,6 +1646,7 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1618,27 +1681,32 @@ pub struct MsgTemplateGetTemplate<'a> {
 }
 impl<'a> MsgTemplateGetTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Template, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1673,6 +1741,7 @@ pub struct MsgTemplateGetAllRegistrations<'a> {
 }
 impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1680,6 +1749,7 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1687,6 +1757,7 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1694,6 +1765,7 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1706,26 +1778,31 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedRegistrationsRestResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MessageRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1734,6 +1811,7 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1768,21 +1846,25 @@ pub struct MsgTemplateGetRegistration<'a> {
 }
 impl<'a> MsgTemplateGetRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1791,6 +1873,7 @@ impl<'a> MsgTemplateGetRegistration<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

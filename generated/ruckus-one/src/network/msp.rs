@@ -107,6 +107,7 @@ impl<'de> serde::Deserialize<'de> for DelegationData {
 }
 impl DelegationData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             priority_incidents: None,
@@ -411,6 +412,7 @@ impl<'de> serde::Deserialize<'de> for MspEc {
 }
 impl MspEc {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -876,6 +878,7 @@ impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
 }
 impl MspInventoryDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_mesh_enable: None,
@@ -1366,6 +1369,7 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
 }
 impl MspLegacyBody {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_admin_id: None,
@@ -1642,6 +1646,7 @@ impl<'de> serde::Deserialize<'de> for MspLogoFileData {
 }
 impl MspLogoFileData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1815,6 +1820,7 @@ impl<'de> serde::Deserialize<'de> for MspView {
 }
 impl MspView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_label: None,
@@ -2051,6 +2057,7 @@ impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
 }
 impl PreferredWisprProvider {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(provider_name: String) -> Self {
         Self {
             id: None,
@@ -2170,6 +2177,7 @@ impl<'de> serde::Deserialize<'de> for PriorityIncidents {
 }
 impl PriorityIncidents {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             p1: None,
@@ -2265,6 +2273,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
 }
 impl QueryResponseMspEc {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2387,6 +2396,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
 }
 impl QueryResponseMspInventoryDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2487,6 +2497,7 @@ impl<'de> serde::Deserialize<'de> for Radius {
 }
 impl Radius {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             primary: None,
@@ -2559,6 +2570,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServer {
 }
 impl RadiusServer {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ip: String, shared_secret: ruckus_one_runtime::Secret) -> Self {
         Self {
             ip,
@@ -2693,6 +2705,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
 }
 impl UpdateMspRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(msp_label: String) -> Self {
         Self {
             msp_label,
@@ -2934,6 +2947,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
 }
 impl ViewmodelEntitlement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             expiration_date_ts: None,
@@ -3099,6 +3113,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "/mspecs/query")]
     #[doc(alias = "POST /mspecs/query")]
     #[doc(alias = "queryMSP-ECs")]
+    #[inline]
     pub fn query_msp_ecs(&self, body: &super::common::QueryRequest) -> QueryMspEcs<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_MSP_ECS, &[]);
         req.json(body);
@@ -3113,6 +3128,7 @@ impl<'a> MspClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/brandings")]
     #[doc(alias = "GET /brandings")]
+    #[inline]
     pub fn list_brandings(&self) -> ListBrandings<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_BRANDINGS, &[]);
         ListBrandings { req }
@@ -3128,6 +3144,7 @@ impl<'a> MspClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/brandings")]
     #[doc(alias = "PUT /brandings")]
+    #[inline]
     pub fn update_brandings(&self, body: &UpdateMspRequest) -> UpdateBrandings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3148,6 +3165,7 @@ impl<'a> MspClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/brandings")]
     #[doc(alias = "POST /brandings")]
+    #[inline]
     pub fn create_branding(&self, body: &UpdateMspRequest) -> CreateBranding<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3170,6 +3188,7 @@ impl<'a> MspClient<'a> {
     /// - inferred: the document does not name the multipart parts; a single part `file` carrying the image is assumed. The response body is not shown.
     #[doc(alias = "/logoFiles")]
     #[doc(alias = "POST /logoFiles")]
+    #[inline]
     pub fn create_logo_file(&self, body: &UpdateMspRequest) -> CreateLogoFile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3190,6 +3209,7 @@ impl<'a> MspClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/logoFiles/{fileId}")]
     #[doc(alias = "GET /logoFiles/{fileId}")]
+    #[inline]
     pub fn get_logo_file(&self, file_id: &str) -> GetLogoFile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3212,6 +3232,7 @@ impl<'a> MspClient<'a> {
     /// - The query body is not shown; the common query body is assumed (reference: Pagination styles).
     #[doc(alias = "/msps/{mspTenantId}/ecInventories/query/csvFiles")]
     #[doc(alias = "POST /msps/{mspTenantId}/ecInventories/query/csvFiles")]
+    #[inline]
     pub fn export_msp_ec_inventories_csv(
         &self,
         msp_tenant_id: &str,
@@ -3239,6 +3260,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customers(&self) -> ListMspCustomers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3262,6 +3284,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn create_msp_customer(&self) -> CreateMspCustomer<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3285,6 +3308,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_customer(&self, customer_id: &str) -> GetMspCustomer<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3309,6 +3333,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn update_msp_customer(&self, customer_id: &str) -> UpdateMspCustomer<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3332,6 +3357,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn delete_msp_customer(&self, customer_id: &str) -> DeleteMspCustomer<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3356,6 +3382,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_msp_admins(
         &self,
         customer_id: &str,
@@ -3383,6 +3410,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_admins(
         &self,
         customer_id: &str,
@@ -3411,6 +3439,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_customer_admin(
         &self,
         customer_id: &str,
@@ -3439,6 +3468,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_invitations(
         &self,
         customer_id: &str,
@@ -3466,6 +3496,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_delegations(
         &self,
         customer_id: &str,
@@ -3493,6 +3524,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_delegator_admins(
         &self,
         customer_id: &str,
@@ -3522,6 +3554,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_customer_activation_status(
         &self,
         customer_id: &str,
@@ -3551,6 +3584,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_logo_urls(
         &self,
         customer_id: &str,
@@ -3577,6 +3611,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_firmware_upgrade_schedules(
         &self,
     ) -> ListMspFirmwareUpgradeSchedules<'a> {
@@ -3604,6 +3639,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_delegations(&self) -> ListMspDelegations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3627,6 +3663,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_admin_associations(&self) -> ListMspAdminAssociations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3651,6 +3688,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_integrator(&self, integrator_id: &str) -> GetMspIntegrator<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3673,6 +3711,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_labels(&self) -> ListMspLabels<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_MSP_LABELS, &[]);
         ListMspLabels { req }
@@ -3692,6 +3731,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn update_msp_labels(&self) -> UpdateMspLabels<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &UPDATE_MSP_LABELS, &[]);
         UpdateMspLabels { req }
@@ -3711,6 +3751,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn create_msp_label(&self) -> CreateMspLabel<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &CREATE_MSP_LABEL, &[]);
         CreateMspLabel { req }
@@ -3731,6 +3772,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_label(&self, msp_label: &str) -> GetMspLabel<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3754,6 +3796,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_label_base_urls(&self) -> ListMspLabelBaseUrls<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3777,6 +3820,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "/techpartners/mspecs/query")]
     #[doc(alias = "POST /techpartners/mspecs/query")]
     #[doc(alias = "getMSP-ECs")]
+    #[inline]
     pub fn get_msp_ecs(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -3800,6 +3844,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "/msps/{mspTenantId}/ecInventories/query")]
     #[doc(alias = "POST /msps/{mspTenantId}/ecInventories/query")]
     #[doc(alias = "getDeviceInventory")]
+    #[inline]
     pub fn get_device_inventory(
         &self,
         msp_tenant_id: &str,
@@ -3827,6 +3872,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "/delegations")]
     #[doc(alias = "POST /delegations")]
     #[doc(alias = "getDelegationsForView")]
+    #[inline]
     pub fn get_delegations_for_view(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -3879,6 +3925,7 @@ pub struct QueryMspEcs<'a> {
 }
 impl<'a> QueryMspEcs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3886,11 +3933,13 @@ impl<'a> QueryMspEcs<'a> {
     /// Delegation filter; its values are not described.
     ///
     /// query parameter `delegation`; `string`.
+    #[inline]
     pub fn delegation(mut self, delegation: &str) -> Self {
         self.req.query("delegation", &delegation);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryMspEcsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3903,26 +3952,31 @@ impl<'a> QueryMspEcs<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseMspEc> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspEc> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3931,6 +3985,7 @@ impl<'a> QueryMspEcs<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3981,32 +4036,38 @@ pub struct ListBrandings<'a> {
 }
 impl<'a> ListBrandings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListBrandingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<MspView, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4054,21 +4115,25 @@ pub struct UpdateBrandings<'a> {
 }
 impl<'a> UpdateBrandings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateBrandingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4076,6 +4141,7 @@ impl<'a> UpdateBrandings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4090,6 +4156,7 @@ impl<'a> UpdateBrandings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4107,6 +4174,7 @@ impl<'a> UpdateBrandings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4161,21 +4229,25 @@ pub struct CreateBranding<'a> {
 }
 impl<'a> CreateBranding<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateBrandingVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4183,6 +4255,7 @@ impl<'a> CreateBranding<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4197,6 +4270,7 @@ impl<'a> CreateBranding<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4214,6 +4288,7 @@ impl<'a> CreateBranding<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4268,26 +4343,31 @@ pub struct CreateLogoFile<'a> {
 }
 impl<'a> CreateLogoFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateLogoFileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4296,6 +4376,7 @@ impl<'a> CreateLogoFile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4346,31 +4427,37 @@ pub struct GetLogoFile<'a> {
 }
 impl<'a> GetLogoFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &UpdateMspRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetLogoFileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4379,6 +4466,7 @@ impl<'a> GetLogoFile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4429,32 +4517,38 @@ pub struct ExportMspEcInventoriesCsv<'a> {
 }
 impl<'a> ExportMspEcInventoriesCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportMspEcInventoriesCsvVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4486,21 +4580,25 @@ pub struct ListMspCustomers<'a> {
 }
 impl<'a> ListMspCustomers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4509,6 +4607,7 @@ impl<'a> ListMspCustomers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4543,26 +4642,31 @@ pub struct CreateMspCustomer<'a> {
 }
 impl<'a> CreateMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &MspLegacyBody) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4571,6 +4675,7 @@ impl<'a> CreateMspCustomer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4605,21 +4710,25 @@ pub struct GetMspCustomer<'a> {
 }
 impl<'a> GetMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4628,6 +4737,7 @@ impl<'a> GetMspCustomer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4662,26 +4772,31 @@ pub struct UpdateMspCustomer<'a> {
 }
 impl<'a> UpdateMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &MspLegacyBody) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4690,6 +4805,7 @@ impl<'a> UpdateMspCustomer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4724,21 +4840,25 @@ pub struct DeleteMspCustomer<'a> {
 }
 impl<'a> DeleteMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4747,6 +4867,7 @@ impl<'a> DeleteMspCustomer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4781,21 +4902,25 @@ pub struct ListMspCustomerMspAdmins<'a> {
 }
 impl<'a> ListMspCustomerMspAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4804,6 +4929,7 @@ impl<'a> ListMspCustomerMspAdmins<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4838,21 +4964,25 @@ pub struct ListMspCustomerAdmins<'a> {
 }
 impl<'a> ListMspCustomerAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4861,6 +4991,7 @@ impl<'a> ListMspCustomerAdmins<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4895,21 +5026,25 @@ pub struct GetMspCustomerAdmin<'a> {
 }
 impl<'a> GetMspCustomerAdmin<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4918,6 +5053,7 @@ impl<'a> GetMspCustomerAdmin<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4952,21 +5088,25 @@ pub struct ListMspCustomerInvitations<'a> {
 }
 impl<'a> ListMspCustomerInvitations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4975,6 +5115,7 @@ impl<'a> ListMspCustomerInvitations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5009,21 +5150,25 @@ pub struct ListMspCustomerDelegations<'a> {
 }
 impl<'a> ListMspCustomerDelegations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5032,6 +5177,7 @@ impl<'a> ListMspCustomerDelegations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5066,21 +5212,25 @@ pub struct ListMspCustomerDelegatorAdmins<'a> {
 }
 impl<'a> ListMspCustomerDelegatorAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5089,6 +5239,7 @@ impl<'a> ListMspCustomerDelegatorAdmins<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5123,21 +5274,25 @@ pub struct GetMspCustomerActivationStatus<'a> {
 }
 impl<'a> GetMspCustomerActivationStatus<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5146,6 +5301,7 @@ impl<'a> GetMspCustomerActivationStatus<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5180,21 +5336,25 @@ pub struct ListMspCustomerLogoUrls<'a> {
 }
 impl<'a> ListMspCustomerLogoUrls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5203,6 +5363,7 @@ impl<'a> ListMspCustomerLogoUrls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5237,21 +5398,25 @@ pub struct ListMspFirmwareUpgradeSchedules<'a> {
 }
 impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5260,6 +5425,7 @@ impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5294,21 +5460,25 @@ pub struct ListMspDelegations<'a> {
 }
 impl<'a> ListMspDelegations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5317,6 +5487,7 @@ impl<'a> ListMspDelegations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5351,21 +5522,25 @@ pub struct ListMspAdminAssociations<'a> {
 }
 impl<'a> ListMspAdminAssociations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5374,6 +5549,7 @@ impl<'a> ListMspAdminAssociations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5408,21 +5584,25 @@ pub struct GetMspIntegrator<'a> {
 }
 impl<'a> GetMspIntegrator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5431,6 +5611,7 @@ impl<'a> GetMspIntegrator<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5465,21 +5646,25 @@ pub struct ListMspLabels<'a> {
 }
 impl<'a> ListMspLabels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5488,6 +5673,7 @@ impl<'a> ListMspLabels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5522,26 +5708,31 @@ pub struct UpdateMspLabels<'a> {
 }
 impl<'a> UpdateMspLabels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5550,6 +5741,7 @@ impl<'a> UpdateMspLabels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5584,26 +5776,31 @@ pub struct CreateMspLabel<'a> {
 }
 impl<'a> CreateMspLabel<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5612,6 +5809,7 @@ impl<'a> CreateMspLabel<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5646,21 +5844,25 @@ pub struct GetMspLabel<'a> {
 }
 impl<'a> GetMspLabel<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5669,6 +5871,7 @@ impl<'a> GetMspLabel<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5703,21 +5906,25 @@ pub struct ListMspLabelBaseUrls<'a> {
 }
 impl<'a> ListMspLabelBaseUrls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5726,6 +5933,7 @@ impl<'a> ListMspLabelBaseUrls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5776,6 +5984,7 @@ pub struct GetMspEcs<'a> {
 }
 impl<'a> GetMspEcs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5783,11 +5992,13 @@ impl<'a> GetMspEcs<'a> {
     /// Sets the query parameter `delegation`.
     ///
     /// query parameter `delegation`; `string`.
+    #[inline]
     pub fn delegation(mut self, delegation: &str) -> Self {
         self.req.query("delegation", &delegation);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetMspEcsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5800,26 +6011,31 @@ impl<'a> GetMspEcs<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseMspEc> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspEc> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5828,6 +6044,7 @@ impl<'a> GetMspEcs<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5878,11 +6095,13 @@ pub struct GetDeviceInventory<'a> {
 }
 impl<'a> GetDeviceInventory<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDeviceInventoryVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5895,6 +6114,7 @@ impl<'a> GetDeviceInventory<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseMspInventoryDevice> {
@@ -5903,20 +6123,24 @@ impl<'a> GetDeviceInventory<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspInventoryDevice> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5925,6 +6149,7 @@ impl<'a> GetDeviceInventory<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5975,11 +6200,13 @@ pub struct GetDelegationsForView<'a> {
 }
 impl<'a> GetDelegationsForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDelegationsForViewVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5992,26 +6219,31 @@ impl<'a> GetDelegationsForView<'a> {
     /// Every page from page 1, each decoded like `send` (items in `entitlements`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DelegationData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `entitlements`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ViewmodelEntitlement> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6020,6 +6252,7 @@ impl<'a> GetDelegationsForView<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

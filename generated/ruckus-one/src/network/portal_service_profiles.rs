@@ -69,6 +69,7 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
 }
 impl ComponentDisplay {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             logo: None,
@@ -172,6 +173,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
 }
 impl OperationResponsePortalServiceProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -255,6 +257,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
 }
 impl PortalServiceProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -449,6 +452,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
 }
 impl PortalServiceProfileContent {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bg_image_checksum: None,
@@ -669,6 +673,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
 }
 impl PortalServiceProfileImage {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(image: String) -> Self {
         Self {
             image,
@@ -737,6 +742,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
 }
 impl PortalServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -847,6 +853,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
 }
 impl QueryResponsePortalServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -945,6 +952,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "GET /portalServiceProfiles")]
+    #[inline]
     pub fn list_portal_service_profiles(&self) -> ListPortalServiceProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -962,6 +970,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreatePortalServiceProfile::version`)
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "POST /portalServiceProfiles")]
+    #[inline]
     pub fn create_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
@@ -983,6 +992,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "POST /portalServiceProfiles")]
+    #[inline]
     pub fn create_portal_service_profile_v1(
         &self,
         body: &PortalServiceProfile,
@@ -1007,6 +1017,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "DELETE /portalServiceProfiles")]
+    #[inline]
     pub fn delete_portal_service_profiles(&self) -> DeletePortalServiceProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1029,6 +1040,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/portalServiceProfiles/query")]
     #[doc(alias = "POST /portalServiceProfiles/query")]
     #[doc(alias = "QueryPortalServiceProfiles")]
+    #[inline]
     pub fn query_portal_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1050,6 +1062,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetPortalServiceProfile::version`)
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "GET /portalServiceProfiles/{portalServiceProfileId}")]
+    #[inline]
     pub fn get_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1072,6 +1085,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}")]
+    #[inline]
     pub fn update_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1095,6 +1109,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "DELETE /portalServiceProfiles/{portalServiceProfileId}")]
+    #[inline]
     pub fn delete_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1119,6 +1134,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/poweredImages")]
     #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/poweredImages")]
+    #[inline]
     pub fn update_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
@@ -1147,6 +1163,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/photos")]
     #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/photos")]
+    #[inline]
     pub fn update_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
@@ -1175,6 +1192,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/logos")]
     #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/logos")]
+    #[inline]
     pub fn update_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
@@ -1205,6 +1223,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(
         alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/backgroundImages"
     )]
+    #[inline]
     pub fn update_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
@@ -1237,6 +1256,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
+    #[inline]
     pub fn list_portal_service_profile_tags(&self) -> ListPortalServiceProfileTags<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1264,6 +1284,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
+    #[inline]
     pub fn list_portal_service_profile_networks(
         &self,
     ) -> ListPortalServiceProfileNetworks<'a> {
@@ -1290,6 +1311,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/query")]
     #[doc(alias = "POST /templates/portalServiceProfiles/query")]
     #[doc(alias = "QueryPortalServiceProfileTemplates")]
+    #[inline]
     pub fn query_template_portal_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1315,6 +1337,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles")]
     #[doc(alias = "POST /templates/portalServiceProfiles")]
     #[doc(alias = "AddPortalServiceProfileTemplate")]
+    #[inline]
     pub fn create_template_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
@@ -1340,6 +1363,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "GET /templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "GetPortalServiceProfileTemplateByIdV1_1")]
+    #[inline]
     pub fn get_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1366,6 +1390,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "updatePortalServiceProfileTemplateV1_1")]
+    #[inline]
     pub fn update_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1393,6 +1418,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "DELETE /templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "DeletePortalServiceProfileTemplateById")]
+    #[inline]
     pub fn delete_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1425,6 +1451,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages"
     )]
     #[doc(alias = "updatePortalServiceProfilePoweredImageTemplate")]
+    #[inline]
     pub fn update_template_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
@@ -1457,6 +1484,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/photos"
     )]
     #[doc(alias = "updatePortalServiceProfilePhotoTemplate")]
+    #[inline]
     pub fn update_template_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
@@ -1487,6 +1515,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}/logos")]
     #[doc(alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/logos")]
     #[doc(alias = "updatePortalServiceProfileLogoTemplate")]
+    #[inline]
     pub fn update_template_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
@@ -1521,6 +1550,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages"
     )]
     #[doc(alias = "updatePortalServiceProfileBackgroundImageTemplate")]
+    #[inline]
     pub fn update_template_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
@@ -1553,6 +1583,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
+    #[inline]
     pub fn list_template_portal_service_profile_tags(
         &self,
     ) -> ListTemplatePortalServiceProfileTags<'a> {
@@ -1582,6 +1613,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
+    #[inline]
     pub fn list_template_portal_service_profile_networks(
         &self,
     ) -> ListTemplatePortalServiceProfileNetworks<'a> {
@@ -1618,21 +1650,25 @@ pub struct ListPortalServiceProfiles<'a> {
 }
 impl<'a> ListPortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1641,6 +1677,7 @@ impl<'a> ListPortalServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1691,26 +1728,31 @@ pub struct CreatePortalServiceProfile<'a> {
 }
 impl<'a> CreatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1722,6 +1764,7 @@ impl<'a> CreatePortalServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1756,21 +1799,25 @@ pub struct CreatePortalServiceProfileV1<'a> {
 }
 impl<'a> CreatePortalServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1779,6 +1826,7 @@ impl<'a> CreatePortalServiceProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1813,21 +1861,25 @@ pub struct DeletePortalServiceProfiles<'a> {
 }
 impl<'a> DeletePortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1836,6 +1888,7 @@ impl<'a> DeletePortalServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1886,11 +1939,13 @@ pub struct QueryPortalServiceProfiles<'a> {
 }
 impl<'a> QueryPortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryPortalServiceProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1903,6 +1958,7 @@ impl<'a> QueryPortalServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponsePortalServiceProfileQueryData> {
@@ -1911,20 +1967,24 @@ impl<'a> QueryPortalServiceProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PortalServiceProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1936,6 +1996,7 @@ impl<'a> QueryPortalServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1992,26 +2053,31 @@ pub struct GetPortalServiceProfile<'a> {
 }
 impl<'a> GetPortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2020,6 +2086,7 @@ impl<'a> GetPortalServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2076,21 +2143,25 @@ pub struct UpdatePortalServiceProfile<'a> {
 }
 impl<'a> UpdatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2098,6 +2169,7 @@ impl<'a> UpdatePortalServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2112,6 +2184,7 @@ impl<'a> UpdatePortalServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2129,6 +2202,7 @@ impl<'a> UpdatePortalServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2183,21 +2257,25 @@ pub struct DeletePortalServiceProfile<'a> {
 }
 impl<'a> DeletePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2205,6 +2283,7 @@ impl<'a> DeletePortalServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2219,6 +2298,7 @@ impl<'a> DeletePortalServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2236,6 +2316,7 @@ impl<'a> DeletePortalServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2290,11 +2371,13 @@ pub struct UpdatePortalServiceProfilePoweredImage<'a> {
 }
 impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdatePortalServiceProfilePoweredImageVersion,
@@ -2303,16 +2386,19 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2321,6 +2407,7 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2371,26 +2458,31 @@ pub struct UpdatePortalServiceProfilePhoto<'a> {
 }
 impl<'a> UpdatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePortalServiceProfilePhotoVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2399,6 +2491,7 @@ impl<'a> UpdatePortalServiceProfilePhoto<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2449,26 +2542,31 @@ pub struct UpdatePortalServiceProfileLogo<'a> {
 }
 impl<'a> UpdatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePortalServiceProfileLogoVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2477,6 +2575,7 @@ impl<'a> UpdatePortalServiceProfileLogo<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2527,11 +2626,13 @@ pub struct UpdatePortalServiceProfileBackgroundImage<'a> {
 }
 impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdatePortalServiceProfileBackgroundImageVersion,
@@ -2540,16 +2641,19 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2558,6 +2662,7 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2592,21 +2697,25 @@ pub struct ListPortalServiceProfileTags<'a> {
 }
 impl<'a> ListPortalServiceProfileTags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2615,6 +2724,7 @@ impl<'a> ListPortalServiceProfileTags<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2649,21 +2759,25 @@ pub struct ListPortalServiceProfileNetworks<'a> {
 }
 impl<'a> ListPortalServiceProfileNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2672,6 +2786,7 @@ impl<'a> ListPortalServiceProfileNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2722,11 +2837,13 @@ pub struct QueryTemplatePortalServiceProfiles<'a> {
 }
 impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: QueryTemplatePortalServiceProfilesVersion,
@@ -2742,6 +2859,7 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponsePortalServiceProfileQueryData> {
@@ -2750,20 +2868,24 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PortalServiceProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2775,6 +2897,7 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2825,11 +2948,13 @@ pub struct CreateTemplatePortalServiceProfile<'a> {
 }
 impl<'a> CreateTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateTemplatePortalServiceProfileVersion,
@@ -2838,16 +2963,19 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2859,6 +2987,7 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2909,26 +3038,31 @@ pub struct GetTemplatePortalServiceProfile<'a> {
 }
 impl<'a> GetTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTemplatePortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2937,6 +3071,7 @@ impl<'a> GetTemplatePortalServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2987,11 +3122,13 @@ pub struct UpdateTemplatePortalServiceProfile<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfileVersion,
@@ -3000,11 +3137,13 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3012,6 +3151,7 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3026,6 +3166,7 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3043,6 +3184,7 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3097,11 +3239,13 @@ pub struct DeleteTemplatePortalServiceProfile<'a> {
 }
 impl<'a> DeleteTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteTemplatePortalServiceProfileVersion,
@@ -3110,11 +3254,13 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3122,6 +3268,7 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3136,6 +3283,7 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3153,6 +3301,7 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3207,11 +3356,13 @@ pub struct UpdateTemplatePortalServiceProfilePoweredImage<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfilePoweredImageVersion,
@@ -3220,16 +3371,19 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3238,6 +3392,7 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3288,11 +3443,13 @@ pub struct UpdateTemplatePortalServiceProfilePhoto<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfilePhotoVersion,
@@ -3301,16 +3458,19 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3319,6 +3479,7 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3369,11 +3530,13 @@ pub struct UpdateTemplatePortalServiceProfileLogo<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfileLogoVersion,
@@ -3382,16 +3545,19 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3400,6 +3566,7 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3450,11 +3617,13 @@ pub struct UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfileBackgroundImageVersion,
@@ -3463,16 +3632,19 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3481,6 +3653,7 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3515,21 +3688,25 @@ pub struct ListTemplatePortalServiceProfileTags<'a> {
 }
 impl<'a> ListTemplatePortalServiceProfileTags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3538,6 +3715,7 @@ impl<'a> ListTemplatePortalServiceProfileTags<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3572,21 +3750,25 @@ pub struct ListTemplatePortalServiceProfileNetworks<'a> {
 }
 impl<'a> ListTemplatePortalServiceProfileNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3595,6 +3777,7 @@ impl<'a> ListTemplatePortalServiceProfileNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -54,6 +54,7 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse2 {
 }
 impl AcceptedResponse2 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -127,6 +128,7 @@ impl<'de> serde::Deserialize<'de> for Address {
 }
 impl Address {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(country: String, city: String) -> Self {
         Self {
             country,
@@ -280,6 +282,7 @@ impl<'de> serde::Deserialize<'de> for CommunicationConfig {
 }
 impl CommunicationConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -502,6 +505,7 @@ impl<'de> serde::Deserialize<'de> for DpskSettings {
 }
 impl DpskSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(type_: PersonaPersonaType) -> Self {
         Self {
             type_,
@@ -573,6 +577,7 @@ impl<'de> serde::Deserialize<'de> for LanPort {
 }
 impl LanPort {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac_address: String, port_index: i64) -> Self {
         Self {
             mac_address,
@@ -664,6 +669,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelPersona {
 }
 impl PageEntityModelPersona {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -822,6 +828,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelResidentPortal {
 }
 impl PageEntityModelResidentPortal {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -974,6 +981,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelUnit {
 }
 impl PageEntityModelUnit {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -1099,6 +1107,7 @@ impl<'de> serde::Deserialize<'de> for Persona {
 }
 impl Persona {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         unit_id: String,
         persona_type: PersonaPersonaType,
@@ -1569,6 +1578,7 @@ impl<'de> serde::Deserialize<'de> for PropertyAcceptedResponse {
 }
 impl PropertyAcceptedResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1661,6 +1671,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPage {
 }
 impl PropertyPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -1799,6 +1810,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPageableObject {
 }
 impl PropertyPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paged: None,
@@ -1898,6 +1910,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPersona {
 }
 impl PropertyPersona {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         unit_id: String,
         persona_type: PersonaPersonaType,
@@ -1986,6 +1999,7 @@ impl<'de> serde::Deserialize<'de> for PropertyQueryData {
 }
 impl PropertyQueryData {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         sort_order: super::common::AdminQueryRequestSortOrder,
         page: i64,
@@ -2079,6 +2093,7 @@ impl<'de> serde::Deserialize<'de> for PropertyResidentPortalAssignment {
 }
 impl PropertyResidentPortalAssignment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -2149,6 +2164,7 @@ impl<'de> serde::Deserialize<'de> for PropertySortObject {
 }
 impl PropertySortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sorted: None,
@@ -2309,6 +2325,7 @@ impl<'de> serde::Deserialize<'de> for PropertyUnit {
 }
 impl PropertyUnit {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, resident: Resident) -> Self {
         Self {
             id: None,
@@ -2424,6 +2441,7 @@ impl<'de> serde::Deserialize<'de> for QoSProfileAssignment {
 }
 impl QoSProfileAssignment {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(unit_ids: Vec<String>, profile_expiry: String) -> Self {
         Self {
             unit_ids,
@@ -2487,6 +2505,7 @@ impl<'de> serde::Deserialize<'de> for Resident {
 }
 impl Resident {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -2572,6 +2591,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortal {
 }
 impl ResidentPortal {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, ui_configuration: ResidentPortalConfig) -> Self {
         Self {
             id: None,
@@ -2662,6 +2682,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccessConfig {
 }
 impl ResidentPortalAccessConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_set_dpsk: None,
@@ -2732,6 +2753,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalColorConfig {
 }
 impl ResidentPortalColorConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             main_color: None,
@@ -2888,6 +2910,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalFileConfig {
 }
 impl ResidentPortalFileConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             logo_file_name: None,
@@ -2972,6 +2995,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalTextConfig {
 }
 impl ResidentPortalTextConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             login_text: None,
@@ -3066,6 +3090,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalUiConfigs {
 }
 impl ResidentPortalUiConfigs {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             access: None,
@@ -3146,6 +3171,7 @@ impl<'de> serde::Deserialize<'de> for TrafficControl {
 }
 impl TrafficControl {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(metering_profile_id: String, profile_expiry: String) -> Self {
         Self {
             metering_profile_id,
@@ -3232,6 +3258,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
 }
 impl Unit {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, resident: Resident) -> Self {
         Self {
             id: None,
@@ -3338,6 +3365,7 @@ impl<'de> serde::Deserialize<'de> for UnitAp {
 }
 impl UnitAp {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -3413,6 +3441,7 @@ impl<'de> serde::Deserialize<'de> for UnitConfig {
 }
 impl UnitConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -3491,6 +3520,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}/identities/{identityId}")]
     #[doc(alias = "PUT /venues/{venueId}/units/{unitId}/identities/{identityId}")]
     #[doc(alias = "associateIdentity")]
+    #[inline]
     pub fn assign_unit_identity(
         &self,
         venue_id: &str,
@@ -3518,6 +3548,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}/identities/{identityId}")]
     #[doc(alias = "DELETE /venues/{venueId}/units/{unitId}/identities/{identityId}")]
     #[doc(alias = "deleteIdentity")]
+    #[inline]
     pub fn remove_unit_identity(
         &self,
         venue_id: &str,
@@ -3547,6 +3578,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/qosProfileAssignments/{qosProfileId}")]
     #[doc(alias = "PUT /venues/{venueId}/units/qosProfileAssignments/{qosProfileId}")]
     #[doc(alias = "qosProfileAssignments")]
+    #[inline]
     pub fn qos_profile_assignments(
         &self,
         venue_id: &str,
@@ -3574,6 +3606,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/propertyConfigs")]
     #[doc(alias = "GET /venues/{venueId}/propertyConfigs")]
     #[doc(alias = "getProperty")]
+    #[inline]
     pub fn get_venue_property_config(
         &self,
         venue_id: &str,
@@ -3600,6 +3633,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/propertyConfigs")]
     #[doc(alias = "PUT /venues/{venueId}/propertyConfigs")]
     #[doc(alias = "enableProperty")]
+    #[inline]
     pub fn enable_venue_property(
         &self,
         venue_id: &str,
@@ -3628,6 +3662,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/propertyConfigs")]
     #[doc(alias = "PATCH /venues/{venueId}/propertyConfigs")]
     #[doc(alias = "enablePropertySelectively")]
+    #[inline]
     pub fn enable_property_selectively(
         &self,
         venue_id: &str,
@@ -3659,6 +3694,7 @@ impl<'a> PropertyManagementClient<'a> {
         alias = "PUT /venues/{venueId}/propertyConfigs/residentPortalAssignments/{residentPortalId}"
     )]
     #[doc(alias = "assignResidentPortal")]
+    #[inline]
     pub fn assign_resident_portal(
         &self,
         venue_id: &str,
@@ -3688,6 +3724,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units")]
     #[doc(alias = "GET /venues/{venueId}/units")]
     #[doc(alias = "getAllUnits")]
+    #[inline]
     pub fn get_all_units(&self, venue_id: &str) -> GetAllUnits<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3711,6 +3748,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units")]
     #[doc(alias = "POST /venues/{venueId}/units")]
     #[doc(alias = "addUnit")]
+    #[inline]
     pub fn add_unit(&self, venue_id: &str, body: &Unit) -> AddUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3736,6 +3774,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/query")]
     #[doc(alias = "POST /venues/{venueId}/units/query")]
     #[doc(alias = "queryUnits")]
+    #[inline]
     pub fn query_units(&self, venue_id: &str) -> QueryUnits<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3758,6 +3797,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/notifications")]
     #[doc(alias = "POST /venues/{venueId}/units/notifications")]
     #[doc(alias = "resendNotifications")]
+    #[inline]
     pub fn resend_notifications(
         &self,
         venue_id: &str,
@@ -3787,6 +3827,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/identities/query")]
     #[doc(alias = "POST /venues/{venueId}/units/identities/query")]
     #[doc(alias = "queryIdentities")]
+    #[inline]
     pub fn query_unit_identities(&self, venue_id: &str) -> QueryUnitIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3810,6 +3851,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/propertyConfigs/query")]
     #[doc(alias = "POST /venues/propertyConfigs/query")]
     #[doc(alias = "queryPropertyConfigs")]
+    #[inline]
     pub fn query_property_configs(&self) -> QueryPropertyConfigs<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3831,6 +3873,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals")]
     #[doc(alias = "POST /residentPortals")]
     #[doc(alias = "addResidentPortal")]
+    #[inline]
     pub fn add_resident_portal(&self) -> AddResidentPortal<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3854,6 +3897,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/query")]
     #[doc(alias = "POST /residentPortals/query")]
     #[doc(alias = "queryResidentPortals")]
+    #[inline]
     pub fn query_resident_portals(&self) -> QueryResidentPortals<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3876,6 +3920,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}")]
     #[doc(alias = "GET /venues/{venueId}/units/{unitId}")]
     #[doc(alias = "fetchUnit")]
+    #[inline]
     pub fn fetch_unit(&self, venue_id: &str, unit_id: &str) -> FetchUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3900,6 +3945,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}")]
     #[doc(alias = "DELETE /venues/{venueId}/units/{unitId}")]
     #[doc(alias = "deleteUnit")]
+    #[inline]
     pub fn delete_unit(&self, venue_id: &str, unit_id: &str) -> DeleteUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3925,6 +3971,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}")]
     #[doc(alias = "PATCH /venues/{venueId}/units/{unitId}")]
     #[doc(alias = "editUnit")]
+    #[inline]
     pub fn edit_unit(&self, venue_id: &str, unit_id: &str, body: &Unit) -> EditUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3947,6 +3994,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}")]
     #[doc(alias = "GET /residentPortals/{portalId}")]
     #[doc(alias = "fetchResidentPortal")]
+    #[inline]
     pub fn fetch_resident_portal(&self, portal_id: &str) -> FetchResidentPortal<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3967,6 +4015,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}")]
     #[doc(alias = "DELETE /residentPortals/{portalId}")]
     #[doc(alias = "deleteResidentPortal")]
+    #[inline]
     pub fn delete_resident_portal(&self, portal_id: &str) -> DeleteResidentPortal<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3989,6 +4038,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}")]
     #[doc(alias = "PATCH /residentPortals/{portalId}")]
     #[doc(alias = "editResidentPortal")]
+    #[inline]
     pub fn edit_resident_portal(&self, portal_id: &str) -> EditResidentPortal<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4010,6 +4060,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}/files/{type}")]
     #[doc(alias = "GET /residentPortals/{portalId}/files/{type}")]
     #[doc(alias = "downloadPortalFile")]
+    #[inline]
     pub fn download_portal_file(
         &self,
         portal_id: &str,
@@ -4035,6 +4086,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}/files/{type}")]
     #[doc(alias = "DELETE /residentPortals/{portalId}/files/{type}")]
     #[doc(alias = "deletePortalFile")]
+    #[inline]
     pub fn delete_portal_file(
         &self,
         portal_id: &str,
@@ -4087,32 +4139,38 @@ pub struct AssignUnitIdentity<'a> {
 }
 impl<'a> AssignUnitIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AssignUnitIdentityVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Persona, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4144,27 +4202,32 @@ pub struct RemoveUnitIdentity<'a> {
 }
 impl<'a> RemoveUnitIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4212,21 +4275,25 @@ pub struct QosProfileAssignments<'a> {
 }
 impl<'a> QosProfileAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QosProfileAssignmentsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4234,6 +4301,7 @@ impl<'a> QosProfileAssignments<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4248,6 +4316,7 @@ impl<'a> QosProfileAssignments<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4265,6 +4334,7 @@ impl<'a> QosProfileAssignments<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4319,32 +4389,38 @@ pub struct GetVenuePropertyConfig<'a> {
 }
 impl<'a> GetVenuePropertyConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenuePropertyConfigVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Property, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4395,21 +4471,25 @@ pub struct EnableVenueProperty<'a> {
 }
 impl<'a> EnableVenueProperty<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EnableVenuePropertyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4417,6 +4497,7 @@ impl<'a> EnableVenueProperty<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4428,6 +4509,7 @@ impl<'a> EnableVenueProperty<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4445,6 +4527,7 @@ impl<'a> EnableVenueProperty<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4499,21 +4582,25 @@ pub struct EnablePropertySelectively<'a> {
 }
 impl<'a> EnablePropertySelectively<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EnablePropertySelectivelyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4521,6 +4608,7 @@ impl<'a> EnablePropertySelectively<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4532,6 +4620,7 @@ impl<'a> EnablePropertySelectively<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4549,6 +4638,7 @@ impl<'a> EnablePropertySelectively<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4603,26 +4693,31 @@ pub struct AssignResidentPortal<'a> {
 }
 impl<'a> AssignResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AssignResidentPortalVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4631,6 +4726,7 @@ impl<'a> AssignResidentPortal<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4681,6 +4777,7 @@ pub struct GetAllUnits<'a> {
 }
 impl<'a> GetAllUnits<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4688,6 +4785,7 @@ impl<'a> GetAllUnits<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `integer`.
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4695,6 +4793,7 @@ impl<'a> GetAllUnits<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `integer`.
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4702,11 +4801,13 @@ impl<'a> GetAllUnits<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllUnitsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4719,26 +4820,31 @@ impl<'a> GetAllUnits<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PropertyPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4747,6 +4853,7 @@ impl<'a> GetAllUnits<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4797,21 +4904,25 @@ pub struct AddUnit<'a> {
 }
 impl<'a> AddUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddUnitVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4819,6 +4930,7 @@ impl<'a> AddUnit<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4830,6 +4942,7 @@ impl<'a> AddUnit<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4847,6 +4960,7 @@ impl<'a> AddUnit<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4901,6 +5015,7 @@ pub struct QueryUnits<'a> {
 }
 impl<'a> QueryUnits<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4908,16 +5023,19 @@ impl<'a> QueryUnits<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &PropertyQueryData) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryUnitsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4930,26 +5048,31 @@ impl<'a> QueryUnits<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelUnit> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PropertyUnit> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4958,6 +5081,7 @@ impl<'a> QueryUnits<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5008,32 +5132,38 @@ pub struct ResendNotifications<'a> {
 }
 impl<'a> ResendNotifications<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ResendNotificationsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5081,6 +5211,7 @@ pub struct QueryUnitIdentities<'a> {
 }
 impl<'a> QueryUnitIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5088,16 +5219,19 @@ impl<'a> QueryUnitIdentities<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &PropertyQueryData) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryUnitIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5110,26 +5244,31 @@ impl<'a> QueryUnitIdentities<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelPersona> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PropertyPersona> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5138,6 +5277,7 @@ impl<'a> QueryUnitIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5188,6 +5328,7 @@ pub struct QueryPropertyConfigs<'a> {
 }
 impl<'a> QueryPropertyConfigs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5195,16 +5336,19 @@ impl<'a> QueryPropertyConfigs<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &PropertyQueryData) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryPropertyConfigsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5217,26 +5361,31 @@ impl<'a> QueryPropertyConfigs<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PropertyPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5245,6 +5394,7 @@ impl<'a> QueryPropertyConfigs<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5295,31 +5445,37 @@ pub struct AddResidentPortal<'a> {
 }
 impl<'a> AddResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddResidentPortalVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5328,6 +5484,7 @@ impl<'a> AddResidentPortal<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5378,6 +5535,7 @@ pub struct QueryResidentPortals<'a> {
 }
 impl<'a> QueryResidentPortals<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5385,16 +5543,19 @@ impl<'a> QueryResidentPortals<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &PropertyQueryData) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryResidentPortalsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5407,26 +5568,31 @@ impl<'a> QueryResidentPortals<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelResidentPortal> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ResidentPortal> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5435,6 +5601,7 @@ impl<'a> QueryResidentPortals<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5485,26 +5652,31 @@ pub struct FetchUnit<'a> {
 }
 impl<'a> FetchUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: FetchUnitVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5513,6 +5685,7 @@ impl<'a> FetchUnit<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5563,21 +5736,25 @@ pub struct DeleteUnit<'a> {
 }
 impl<'a> DeleteUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteUnitVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5585,6 +5762,7 @@ impl<'a> DeleteUnit<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5599,6 +5777,7 @@ impl<'a> DeleteUnit<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5616,6 +5795,7 @@ impl<'a> DeleteUnit<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5670,21 +5850,25 @@ pub struct EditUnit<'a> {
 }
 impl<'a> EditUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EditUnitVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5692,6 +5876,7 @@ impl<'a> EditUnit<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5703,6 +5888,7 @@ impl<'a> EditUnit<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5720,6 +5906,7 @@ impl<'a> EditUnit<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5774,26 +5961,31 @@ pub struct FetchResidentPortal<'a> {
 }
 impl<'a> FetchResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: FetchResidentPortalVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5802,6 +5994,7 @@ impl<'a> FetchResidentPortal<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5836,27 +6029,32 @@ pub struct DeleteResidentPortal<'a> {
 }
 impl<'a> DeleteResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5904,31 +6102,37 @@ pub struct EditResidentPortal<'a> {
 }
 impl<'a> EditResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EditResidentPortalVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5937,6 +6141,7 @@ impl<'a> EditResidentPortal<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5971,27 +6176,32 @@ pub struct DownloadPortalFile<'a> {
 }
 impl<'a> DownloadPortalFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6023,27 +6233,32 @@ pub struct DeletePortalFile<'a> {
 }
 impl<'a> DeletePortalFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

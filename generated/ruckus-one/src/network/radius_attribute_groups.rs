@@ -229,6 +229,7 @@ impl<'de> serde::Deserialize<'de> for AttributeGroupAssignment {
 }
 impl AttributeGroupAssignment {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(external_assignment_identifier: String, service_name: String) -> Self {
         Self {
             id: None,
@@ -418,6 +419,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAssignmentServiceGroup {
 }
 impl ExternalAssignmentServiceGroup {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         service_name: String,
         external_assignment_identifier: Vec<String>,
@@ -490,6 +492,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttribute {
 }
 impl RadiusAttribute {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(id: i64, name: String) -> Self {
         Self {
             id,
@@ -595,6 +598,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeGroup {
 }
 impl RadiusAttributeGroup {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, attribute_assignments: Vec<AttributeAssignment>) -> Self {
         Self {
             id: None,
@@ -694,6 +698,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeVendors {
 }
 impl RadiusAttributeVendors {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             supported_vendors: None,
@@ -740,6 +745,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributes/query")]
     #[doc(alias = "POST /radiusAttributes/query")]
     #[doc(alias = "getAllRadiusAttributesByQuery")]
+    #[inline]
     pub fn get_all_radius_attributes_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -765,6 +771,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups")]
     #[doc(alias = "GET /radiusAttributeGroups")]
     #[doc(alias = "getAllRadiusAttributeGroups")]
+    #[inline]
     pub fn get_all_radius_attribute_groups(&self) -> GetAllRadiusAttributeGroups<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -785,6 +792,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups")]
     #[doc(alias = "POST /radiusAttributeGroups")]
     #[doc(alias = "createRadiusAttributeGroup")]
+    #[inline]
     pub fn create_radius_attribute_group(
         &self,
         body: &RadiusAttributeGroup,
@@ -809,6 +817,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}/assignments")]
     #[doc(alias = "GET /radiusAttributeGroups/{groupId}/assignments")]
     #[doc(alias = "getAllExternalAssignments")]
+    #[inline]
     pub fn get_all_external_assignments(
         &self,
         group_id: &str,
@@ -833,6 +842,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}/assignments")]
     #[doc(alias = "POST /radiusAttributeGroups/{groupId}/assignments")]
     #[doc(alias = "createExternalAssignment")]
+    #[inline]
     pub fn create_external_assignment(
         &self,
         group_id: &str,
@@ -859,6 +869,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/query")]
     #[doc(alias = "POST /radiusAttributeGroups/query")]
     #[doc(alias = "getAllRadiusAttributeGroupsByQuery")]
+    #[inline]
     pub fn get_all_radius_attribute_groups_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -885,6 +896,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}")]
     #[doc(alias = "GET /radiusAttributeGroups/{groupId}")]
     #[doc(alias = "getAttributeGroupById")]
+    #[inline]
     pub fn get_attribute_group_by_id(
         &self,
         group_id: &str,
@@ -908,6 +920,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}")]
     #[doc(alias = "DELETE /radiusAttributeGroups/{groupId}")]
     #[doc(alias = "deleteAttributeGroup")]
+    #[inline]
     pub fn delete_attribute_group(&self, group_id: &str) -> DeleteAttributeGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -929,6 +942,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}")]
     #[doc(alias = "PATCH /radiusAttributeGroups/{groupId}")]
     #[doc(alias = "updateRadiusAttribGroup")]
+    #[inline]
     pub fn update_radius_attrib_group(
         &self,
         group_id: &str,
@@ -953,6 +967,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributes")]
     #[doc(alias = "GET /radiusAttributes")]
     #[doc(alias = "getAllRadiusAttribute")]
+    #[inline]
     pub fn get_all_radius_attribute(&self) -> GetAllRadiusAttribute<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -973,6 +988,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributes/{id}")]
     #[doc(alias = "GET /radiusAttributes/{id}")]
     #[doc(alias = "getAttributeById")]
+    #[inline]
     pub fn get_attribute_by_id(&self, id: &str) -> GetAttributeById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -992,6 +1008,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributes/vendors")]
     #[doc(alias = "GET /radiusAttributes/vendors")]
     #[doc(alias = "getAllRadiusAttributeVendors")]
+    #[inline]
     pub fn get_all_radius_attribute_vendors(&self) -> GetAllRadiusAttributeVendors<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1015,6 +1032,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]
     #[doc(alias = "GET /radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]
     #[doc(alias = "getExternalAssignmentByID")]
+    #[inline]
     pub fn get_external_assignment_by_id(
         &self,
         group_id: &str,
@@ -1040,6 +1058,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]
     #[doc(alias = "DELETE /radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]
     #[doc(alias = "deleteExternalAssignment")]
+    #[inline]
     pub fn delete_external_assignment(
         &self,
         group_id: &str,
@@ -1076,6 +1095,7 @@ pub struct GetAllRadiusAttributesByQuery<'a> {
 }
 impl<'a> GetAllRadiusAttributesByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1083,21 +1103,25 @@ impl<'a> GetAllRadiusAttributesByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1106,6 +1130,7 @@ impl<'a> GetAllRadiusAttributesByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1140,21 +1165,25 @@ pub struct GetAllRadiusAttributeGroups<'a> {
 }
 impl<'a> GetAllRadiusAttributeGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1163,6 +1192,7 @@ impl<'a> GetAllRadiusAttributeGroups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1197,21 +1227,25 @@ pub struct CreateRadiusAttributeGroup<'a> {
 }
 impl<'a> CreateRadiusAttributeGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1220,6 +1254,7 @@ impl<'a> CreateRadiusAttributeGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1254,21 +1289,25 @@ pub struct GetAllExternalAssignments<'a> {
 }
 impl<'a> GetAllExternalAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1277,6 +1316,7 @@ impl<'a> GetAllExternalAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1311,21 +1351,25 @@ pub struct CreateExternalAssignment<'a> {
 }
 impl<'a> CreateExternalAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1334,6 +1378,7 @@ impl<'a> CreateExternalAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1368,6 +1413,7 @@ pub struct GetAllRadiusAttributeGroupsByQuery<'a> {
 }
 impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1375,21 +1421,25 @@ impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1398,6 +1448,7 @@ impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1432,21 +1483,25 @@ pub struct GetAttributeGroupById<'a> {
 }
 impl<'a> GetAttributeGroupById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1455,6 +1510,7 @@ impl<'a> GetAttributeGroupById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1489,21 +1545,25 @@ pub struct DeleteAttributeGroup<'a> {
 }
 impl<'a> DeleteAttributeGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1512,6 +1572,7 @@ impl<'a> DeleteAttributeGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1546,21 +1607,25 @@ pub struct UpdateRadiusAttribGroup<'a> {
 }
 impl<'a> UpdateRadiusAttribGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1569,6 +1634,7 @@ impl<'a> UpdateRadiusAttribGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1603,21 +1669,25 @@ pub struct GetAllRadiusAttribute<'a> {
 }
 impl<'a> GetAllRadiusAttribute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1626,6 +1696,7 @@ impl<'a> GetAllRadiusAttribute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1660,21 +1731,25 @@ pub struct GetAttributeById<'a> {
 }
 impl<'a> GetAttributeById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1683,6 +1758,7 @@ impl<'a> GetAttributeById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1717,21 +1793,25 @@ pub struct GetAllRadiusAttributeVendors<'a> {
 }
 impl<'a> GetAllRadiusAttributeVendors<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1740,6 +1820,7 @@ impl<'a> GetAllRadiusAttributeVendors<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1774,21 +1855,25 @@ pub struct GetExternalAssignmentById<'a> {
 }
 impl<'a> GetExternalAssignmentById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1797,6 +1882,7 @@ impl<'a> GetExternalAssignmentById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1831,21 +1917,25 @@ pub struct DeleteExternalAssignment<'a> {
 }
 impl<'a> DeleteExternalAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1854,6 +1944,7 @@ impl<'a> DeleteExternalAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -54,6 +54,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerResponse {
 }
 impl AaaServerResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -160,6 +161,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerView {
 }
 impl AaaServerView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -293,6 +295,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - The rows are typed `AaaServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/aaaServers/query")]
     #[doc(alias = "POST /venues/{venueId}/aaaServers/query")]
+    #[inline]
     pub fn query_venue_aaa_servers(
         &self,
         venue_id: &str,
@@ -318,6 +321,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /venues/{venueId}/aaaServers")]
+    #[inline]
     pub fn create_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -343,6 +347,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAaaServerV1::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /venues/{venueId}/aaaServers")]
+    #[inline]
     pub fn create_venue_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -368,6 +373,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServers::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers")]
     #[doc(alias = "DELETE /venues/{venueId}/aaaServers")]
+    #[inline]
     pub fn delete_venue_aaa_servers(
         &self,
         venue_id: &str,
@@ -393,6 +399,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAaaServer::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "GET /venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[inline]
     pub fn get_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -418,6 +425,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[inline]
     pub fn update_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -445,6 +453,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaServerV1::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[inline]
     pub fn update_venue_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -471,6 +480,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServer::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "DELETE /venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[inline]
     pub fn delete_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -495,6 +505,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaSettings::version`)
     #[doc(alias = "/venues/{venueId}/aaaSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aaaSettings")]
+    #[inline]
     pub fn update_venue_aaa_settings(
         &self,
         venue_id: &str,
@@ -521,6 +532,7 @@ impl<'a> SwitchAaaClient<'a> {
     #[doc(alias = "/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GET /venues/{venueId}/aaaSettings")]
     #[doc(alias = "GetAaaSettings_1_1")]
+    #[inline]
     pub fn get_aaa_settings(&self, venue_id: &str) -> GetAaaSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -569,11 +581,13 @@ pub struct QueryVenueAaaServers<'a> {
 }
 impl<'a> QueryVenueAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueAaaServersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -586,26 +600,31 @@ impl<'a> QueryVenueAaaServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AaaServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -614,6 +633,7 @@ impl<'a> QueryVenueAaaServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -648,21 +668,25 @@ pub struct CreateVenueAaaServer<'a> {
 }
 impl<'a> CreateVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -671,6 +695,7 @@ impl<'a> CreateVenueAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -721,26 +746,31 @@ pub struct CreateVenueAaaServerV1<'a> {
 }
 impl<'a> CreateVenueAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueAaaServerV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -749,6 +779,7 @@ impl<'a> CreateVenueAaaServerV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -799,32 +830,38 @@ pub struct DeleteVenueAaaServers<'a> {
 }
 impl<'a> DeleteVenueAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueAaaServersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `204` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -872,26 +909,31 @@ pub struct GetVenueAaaServer<'a> {
 }
 impl<'a> GetVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -900,6 +942,7 @@ impl<'a> GetVenueAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -934,21 +977,25 @@ pub struct UpdateVenueAaaServer<'a> {
 }
 impl<'a> UpdateVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -957,6 +1004,7 @@ impl<'a> UpdateVenueAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1007,26 +1055,31 @@ pub struct UpdateVenueAaaServerV1<'a> {
 }
 impl<'a> UpdateVenueAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueAaaServerV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1035,6 +1088,7 @@ impl<'a> UpdateVenueAaaServerV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1085,26 +1139,31 @@ pub struct DeleteVenueAaaServer<'a> {
 }
 impl<'a> DeleteVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1113,6 +1172,7 @@ impl<'a> DeleteVenueAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1163,26 +1223,31 @@ pub struct UpdateVenueAaaSettings<'a> {
 }
 impl<'a> UpdateVenueAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueAaaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1191,6 +1256,7 @@ impl<'a> UpdateVenueAaaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1247,26 +1313,31 @@ pub struct GetAaaSettings<'a> {
 }
 impl<'a> GetAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAaaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1275,6 +1346,7 @@ impl<'a> GetAaaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

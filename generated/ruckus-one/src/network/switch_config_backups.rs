@@ -69,6 +69,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
 }
 impl ConfigBackUpFormatted {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -157,6 +158,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackup {
 }
 impl ConfigBackup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -215,6 +217,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
 }
 impl ConfigBackupAction {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             config_backup_action: None,
@@ -337,6 +340,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
 }
 impl ConfigBackupComparison {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             backup_id1: None,
@@ -410,6 +414,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
 }
 impl ConfigBackupComparisonView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -492,6 +497,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
 }
 impl ConfigBackupContentView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -548,6 +554,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - The rows are typed `ConfigBackupView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configBackups/query")]
+    #[inline]
     pub fn query_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -578,6 +585,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Pagination: `query_body`, items in `list`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configHistDetails/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configHistDetails/query")]
+    #[inline]
     pub fn query_venue_switch_config_hist_details(
         &self,
         venue_id: &str,
@@ -611,6 +619,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails"
     )]
+    #[inline]
     pub fn list_venue_switch_transaction_config_hist_details(
         &self,
         venue_id: &str,
@@ -638,6 +647,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchConfigBackups::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/configBackups")]
+    #[inline]
     pub fn list_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -666,6 +676,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configBackups")]
+    #[inline]
     pub fn create_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -695,6 +706,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackups::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/configBackups")]
+    #[inline]
     pub fn delete_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -728,6 +740,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
     )]
+    #[inline]
     pub fn get_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -758,6 +771,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
     )]
+    #[inline]
     pub fn delete_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -792,6 +806,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
     )]
+    #[inline]
     pub fn patch_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -824,6 +839,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons"
     )]
+    #[inline]
     pub fn create_venue_switch_config_backup_comparison(
         &self,
         venue_id: &str,
@@ -857,6 +873,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs"
     )]
+    #[inline]
     pub fn get_venue_switch_config_backup_formatted_configs(
         &self,
         venue_id: &str,
@@ -912,11 +929,13 @@ pub struct QueryVenueSwitchConfigBackups<'a> {
 }
 impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchConfigBackupsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -929,28 +948,33 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigBackupView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -959,6 +983,7 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1009,11 +1034,13 @@ pub struct QueryVenueSwitchConfigHistDetails<'a> {
 }
 impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchConfigHistDetailsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1026,6 +1053,7 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchConfigHistoryPage> {
@@ -1034,22 +1062,26 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryInfoView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1061,6 +1093,7 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1111,11 +1144,13 @@ pub struct ListVenueSwitchTransactionConfigHistDetails<'a> {
 }
 impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ListVenueSwitchTransactionConfigHistDetailsVersion,
@@ -1124,16 +1159,19 @@ impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1145,6 +1183,7 @@ impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1195,26 +1234,31 @@ pub struct ListVenueSwitchConfigBackups<'a> {
 }
 impl<'a> ListVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchConfigBackupsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1223,6 +1267,7 @@ impl<'a> ListVenueSwitchConfigBackups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1273,21 +1318,25 @@ pub struct CreateVenueSwitchConfigBackup<'a> {
 }
 impl<'a> CreateVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchConfigBackupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1295,6 +1344,7 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1309,6 +1359,7 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1326,6 +1377,7 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1380,26 +1432,31 @@ pub struct DeleteVenueSwitchConfigBackups<'a> {
 }
 impl<'a> DeleteVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchConfigBackupsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1408,6 +1465,7 @@ impl<'a> DeleteVenueSwitchConfigBackups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1458,26 +1516,31 @@ pub struct GetVenueSwitchConfigBackup<'a> {
 }
 impl<'a> GetVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchConfigBackupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1486,6 +1549,7 @@ impl<'a> GetVenueSwitchConfigBackup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1536,26 +1600,31 @@ pub struct DeleteVenueSwitchConfigBackup<'a> {
 }
 impl<'a> DeleteVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchConfigBackupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1564,6 +1633,7 @@ impl<'a> DeleteVenueSwitchConfigBackup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1614,21 +1684,25 @@ pub struct PatchVenueSwitchConfigBackup<'a> {
 }
 impl<'a> PatchVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchVenueSwitchConfigBackupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1636,6 +1710,7 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1650,6 +1725,7 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1667,6 +1743,7 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1721,11 +1798,13 @@ pub struct CreateVenueSwitchConfigBackupComparison<'a> {
 }
 impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateVenueSwitchConfigBackupComparisonVersion,
@@ -1734,16 +1813,19 @@ impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1752,6 +1834,7 @@ impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1802,11 +1885,13 @@ pub struct GetVenueSwitchConfigBackupFormattedConfigs<'a> {
 }
 impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueSwitchConfigBackupFormattedConfigsVersion,
@@ -1815,16 +1900,19 @@ impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1833,6 +1921,7 @@ impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

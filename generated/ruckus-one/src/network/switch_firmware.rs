@@ -66,6 +66,7 @@ impl<'de> serde::Deserialize<'de> for ChangeSchedule {
 }
 impl ChangeSchedule {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -172,6 +173,7 @@ impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
 }
 impl ChangeScheduleV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -272,6 +274,7 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
 }
 impl ModelCurrentVersionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model_group: None,
@@ -410,6 +413,7 @@ impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
 }
 impl ModelSwitchCountView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -486,6 +490,7 @@ impl<'de> serde::Deserialize<'de> for ModelVersionView {
 }
 impl ModelVersionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -564,6 +569,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
 }
 impl ScheduleTimeSlotView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -637,6 +643,7 @@ impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
 }
 impl SkipScheduleUpgrade {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -707,6 +714,7 @@ impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
 }
 impl SwitchScheduleView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -787,6 +795,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVersion {
 }
 impl SwitchVersion {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -932,6 +941,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionView {
 }
 impl SwitchVersionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1014,6 +1024,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
 }
 impl UpgradeScheduleFirmwareView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1100,6 +1111,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
 }
 impl UpgradeScheduleView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1221,6 +1233,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
 }
 impl UpgradeSwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1366,6 +1379,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
 }
 impl UpgradeSwitchQueryFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_filter: None,
@@ -1442,6 +1456,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
 }
 impl UpgradeSwitchQueryFilterV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_filter: None,
@@ -1539,6 +1554,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
 }
 impl UpgradeSwitchView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1721,6 +1737,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
 }
 impl UpgradeVenue {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1910,6 +1927,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
 }
 impl UpgradeVenueFirmwareView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2103,6 +2121,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
 }
 impl UpgradeVenueQueryFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_filter: None,
@@ -2179,6 +2198,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
 }
 impl UpgradeVenueQueryFilterV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_filter: None,
@@ -2249,6 +2269,7 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
 }
 impl VenueCurrentVersion {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2328,6 +2349,7 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
 }
 impl VenueCurrentVersionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2382,6 +2404,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSwitchFirmwareSchedules::version`)
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "PUT /venues/{venueId}/switchFirmwares/schedules")]
+    #[inline]
     pub fn update_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
@@ -2410,6 +2433,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "POST /venues/{venueId}/switchFirmwares/schedules")]
+    #[inline]
     pub fn create_venue_switch_firmware_schedule(
         &self,
         venue_id: &str,
@@ -2438,6 +2462,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchFirmwareScheduleV1::version`)
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "POST /venues/{venueId}/switchFirmwares/schedules")]
+    #[inline]
     pub fn create_venue_switch_firmware_schedule_v1(
         &self,
         venue_id: &str,
@@ -2465,6 +2490,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchFirmwareSchedules::version`)
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "DELETE /venues/{venueId}/switchFirmwares/schedules")]
+    #[inline]
     pub fn delete_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
@@ -2491,6 +2517,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/switchFirmwares/versions/{versionType}")]
     #[doc(alias = "GET /switchFirmwares/versions/{versionType}")]
+    #[inline]
     pub fn list_switch_firmware_versions(
         &self,
         version_type: &str,
@@ -2513,6 +2540,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareVersionsV1::version`)
     #[doc(alias = "/switchFirmwares/versions/{versionType}")]
     #[doc(alias = "GET /switchFirmwares/versions/{versionType}")]
+    #[inline]
     pub fn list_switch_firmware_versions_v1(
         &self,
         version_type: &str,
@@ -2536,6 +2564,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/switchFirmwares/currentVersions")]
     #[doc(alias = "GET /switchFirmwares/currentVersions")]
+    #[inline]
     pub fn list_switch_firmware_current_versions(
         &self,
     ) -> ListSwitchFirmwareCurrentVersions<'a> {
@@ -2558,6 +2587,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareCurrentVersionsV1::version`)
     #[doc(alias = "/switchFirmwares/currentVersions")]
     #[doc(alias = "GET /switchFirmwares/currentVersions")]
+    #[inline]
     pub fn list_switch_firmware_current_versions_v1(
         &self,
     ) -> ListSwitchFirmwareCurrentVersionsV1<'a> {
@@ -2584,6 +2614,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     #[doc(alias = "/switchFirmwares/schedules/query")]
     #[doc(alias = "POST /switchFirmwares/schedules/query")]
+    #[inline]
     pub fn query_switch_firmware_schedules(
         &self,
         body: &UpgradeVenueQueryFilter,
@@ -2612,6 +2643,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     #[doc(alias = "/switchFirmwares/schedules/query")]
     #[doc(alias = "POST /switchFirmwares/schedules/query")]
+    #[inline]
     pub fn query_switch_firmware_schedules_v1(
         &self,
         body: &UpgradeVenueQueryFilterV1,
@@ -2640,6 +2672,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     #[doc(alias = "/switchFirmwares/schedules/switches/query")]
     #[doc(alias = "POST /switchFirmwares/schedules/switches/query")]
+    #[inline]
     pub fn query_switch_firmware_schedule_switches(
         &self,
         body: &UpgradeSwitchQueryFilter,
@@ -2668,6 +2701,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     #[doc(alias = "/switchFirmwares/schedules/switches/query")]
     #[doc(alias = "POST /switchFirmwares/schedules/switches/query")]
+    #[inline]
     pub fn query_switch_firmware_schedule_switches_v1(
         &self,
         body: &UpgradeSwitchQueryFilterV1,
@@ -2696,6 +2730,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/switchFirmwares/upgradeStatusDetails/query")]
     #[doc(alias = "POST /venues/switchFirmwares/upgradeStatusDetails/query")]
+    #[inline]
     pub fn query_venue_switch_firmware_upgrade_status_details(
         &self,
     ) -> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
@@ -2754,11 +2789,13 @@ pub struct UpdateVenueSwitchFirmwareSchedules<'a> {
 }
 impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueSwitchFirmwareSchedulesVersion,
@@ -2767,16 +2804,19 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2785,6 +2825,7 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2819,6 +2860,7 @@ pub struct CreateVenueSwitchFirmwareSchedule<'a> {
 }
 impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -2827,21 +2869,25 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
     ///
     /// query parameter `manualOverride`; `boolean`; default: false.
     /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
+    #[inline]
     pub fn manual_override(mut self, manual_override: bool) -> Self {
         self.req.query("manualOverride", &manual_override);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2850,6 +2896,7 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2900,6 +2947,7 @@ pub struct CreateVenueSwitchFirmwareScheduleV1<'a> {
 }
 impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -2908,11 +2956,13 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
     ///
     /// query parameter `manualOverride`; `boolean`; default: false.
     /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
+    #[inline]
     pub fn manual_override(mut self, manual_override: bool) -> Self {
         self.req.query("manualOverride", &manual_override);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateVenueSwitchFirmwareScheduleV1Version,
@@ -2921,16 +2971,19 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2939,6 +2992,7 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2989,11 +3043,13 @@ pub struct DeleteVenueSwitchFirmwareSchedules<'a> {
 }
 impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteVenueSwitchFirmwareSchedulesVersion,
@@ -3002,16 +3058,19 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3020,6 +3079,7 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3054,21 +3114,25 @@ pub struct ListSwitchFirmwareVersions<'a> {
 }
 impl<'a> ListSwitchFirmwareVersions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3077,6 +3141,7 @@ impl<'a> ListSwitchFirmwareVersions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3127,26 +3192,31 @@ pub struct ListSwitchFirmwareVersionsV1<'a> {
 }
 impl<'a> ListSwitchFirmwareVersionsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListSwitchFirmwareVersionsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3155,6 +3225,7 @@ impl<'a> ListSwitchFirmwareVersionsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3189,21 +3260,25 @@ pub struct ListSwitchFirmwareCurrentVersions<'a> {
 }
 impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3212,6 +3287,7 @@ impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3262,11 +3338,13 @@ pub struct ListSwitchFirmwareCurrentVersionsV1<'a> {
 }
 impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ListSwitchFirmwareCurrentVersionsV1Version,
@@ -3275,16 +3353,19 @@ impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3293,6 +3374,7 @@ impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3327,21 +3409,25 @@ pub struct QuerySwitchFirmwareSchedules<'a> {
 }
 impl<'a> QuerySwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3350,6 +3436,7 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3400,26 +3487,31 @@ pub struct QuerySwitchFirmwareSchedulesV1<'a> {
 }
 impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySwitchFirmwareSchedulesV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3428,6 +3520,7 @@ impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3462,21 +3555,25 @@ pub struct QuerySwitchFirmwareScheduleSwitches<'a> {
 }
 impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3485,6 +3582,7 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3535,11 +3633,13 @@ pub struct QuerySwitchFirmwareScheduleSwitchesV1<'a> {
 }
 impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: QuerySwitchFirmwareScheduleSwitchesV1Version,
@@ -3548,16 +3648,19 @@ impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3566,6 +3669,7 @@ impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3600,11 +3704,13 @@ pub struct QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
 }
 impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -3617,26 +3723,31 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3645,6 +3756,7 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

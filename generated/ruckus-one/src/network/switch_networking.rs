@@ -57,6 +57,7 @@ impl<'de> serde::Deserialize<'de> for AclIntersectionView {
 }
 impl AclIntersectionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -136,6 +137,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryDetailSortInfo {
 }
 impl ConfigurationHistoryDetailSortInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_column: None,
@@ -271,6 +273,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryFilter {
 }
 impl ConfigurationHistoryFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filter_by_status: None,
@@ -352,6 +355,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryForVenueQueryRequest {
 }
 impl ConfigurationHistoryForVenueQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filter_by_status: None,
@@ -455,6 +459,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryRequest {
 }
 impl ConfigurationHistoryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_info: None,
@@ -587,6 +592,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueInfoView {
 }
 impl ConfigurationHistoryVenueInfoView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             config_type: None,
@@ -697,6 +703,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueView {
 }
 impl ConfigurationHistoryVenueView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -773,6 +780,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
 }
 impl DhcpServerResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -840,6 +848,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
 }
 impl DhcpServerStateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             state: None,
@@ -976,6 +985,7 @@ impl<'de> serde::Deserialize<'de> for Lag {
 }
 impl Lag {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -1070,6 +1080,7 @@ impl<'de> serde::Deserialize<'de> for LagResponse {
 }
 impl LagResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1168,6 +1179,7 @@ impl<'de> serde::Deserialize<'de> for LagView {
 }
 impl LagView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1292,6 +1304,7 @@ impl<'de> serde::Deserialize<'de> for SortInfo {
 }
 impl SortInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_column: None,
@@ -1413,6 +1426,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
 }
 impl StaticRouteResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1487,6 +1501,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteView {
 }
 impl StaticRouteView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1572,6 +1587,7 @@ impl<'de> serde::Deserialize<'de> for SwitchAclView {
 }
 impl SwitchAclView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1666,6 +1682,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
 }
 impl SwitchVenueSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1783,6 +1800,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlan {
 }
 impl SwitchVlan {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1911,6 +1929,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
 }
 impl SwitchVlanOverview {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switch_id: None,
@@ -1987,6 +2006,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
 }
 impl SwitchVlanResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2086,6 +2106,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlans {
 }
 impl SwitchVlans {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(switch_id: String) -> Self {
         Self {
             id: None,
@@ -2237,6 +2258,7 @@ impl<'de> serde::Deserialize<'de> for VePort {
 }
 impl VePort {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ve_id: None,
@@ -2355,6 +2377,7 @@ impl<'de> serde::Deserialize<'de> for VePortResponse {
 }
 impl VePortResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2432,6 +2455,7 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
 }
 impl VlanIntersectContent {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switch_id: None,
@@ -2523,6 +2547,7 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
 }
 impl VlanIntersectionResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switch_default_vlan: None,
@@ -2611,6 +2636,7 @@ impl<'de> serde::Deserialize<'de> for VlanVePort {
 }
 impl VlanVePort {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2674,6 +2700,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans")]
+    #[inline]
     pub fn list_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -2698,6 +2725,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlansV1::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans")]
+    #[inline]
     pub fn list_venue_switch_vlans_v1(
         &self,
         venue_id: &str,
@@ -2723,6 +2751,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVlan::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vlans")]
+    #[inline]
     pub fn create_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2750,6 +2779,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlans::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vlans")]
+    #[inline]
     pub fn delete_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -2778,6 +2808,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
+    #[inline]
     pub fn get_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2806,6 +2837,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
+    #[inline]
     pub fn update_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2835,6 +2867,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
+    #[inline]
     pub fn delete_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2860,6 +2893,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVePorts::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vePorts")]
+    #[inline]
     pub fn list_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -2885,6 +2919,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVePort::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vePorts")]
+    #[inline]
     pub fn create_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2912,6 +2947,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePorts::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vePorts")]
+    #[inline]
     pub fn delete_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -2940,6 +2976,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
+    #[inline]
     pub fn get_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2968,6 +3005,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
+    #[inline]
     pub fn update_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2997,6 +3035,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
+    #[inline]
     pub fn delete_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -3022,6 +3061,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchStaticRoutes::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/staticRoutes")]
+    #[inline]
     pub fn list_venue_switch_static_routes(
         &self,
         venue_id: &str,
@@ -3047,6 +3087,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchStaticRoute::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/staticRoutes")]
+    #[inline]
     pub fn create_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -3076,6 +3117,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoutes::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/staticRoutes")]
+    #[inline]
     pub fn delete_venue_switch_static_routes(
         &self,
         venue_id: &str,
@@ -3108,6 +3150,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}"
     )]
+    #[inline]
     pub fn get_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -3138,6 +3181,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}"
     )]
+    #[inline]
     pub fn update_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -3171,6 +3215,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}"
     )]
+    #[inline]
     pub fn delete_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -3198,6 +3243,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchLags::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/lags")]
+    #[inline]
     pub fn list_venue_switch_lags(
         &self,
         venue_id: &str,
@@ -3223,6 +3269,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchLag::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/lags")]
+    #[inline]
     pub fn create_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3250,6 +3297,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLags::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/lags")]
+    #[inline]
     pub fn delete_venue_switch_lags(
         &self,
         venue_id: &str,
@@ -3278,6 +3326,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
+    #[inline]
     pub fn get_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3306,6 +3355,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
+    #[inline]
     pub fn update_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3335,6 +3385,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
+    #[inline]
     pub fn delete_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3362,6 +3413,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/dhcpServers")]
+    #[inline]
     pub fn list_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3387,6 +3439,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDhcpServer::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/dhcpServers")]
+    #[inline]
     pub fn create_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3414,6 +3467,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServers::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/dhcpServers")]
+    #[inline]
     pub fn delete_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3446,6 +3500,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}"
     )]
+    #[inline]
     pub fn get_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3476,6 +3531,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}"
     )]
+    #[inline]
     pub fn update_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3507,6 +3563,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}"
     )]
+    #[inline]
     pub fn delete_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3537,6 +3594,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `SwitchVlanView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vlans/query")]
+    #[inline]
     pub fn query_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -3568,6 +3626,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `VePortView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vePorts/query")]
+    #[inline]
     pub fn query_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -3599,6 +3658,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `DhcpServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/dhcpServers/query")]
+    #[inline]
     pub fn query_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3630,6 +3690,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `AclView`, the switch service's ACL read type (inferred: the description leaves the query's rows untyped; the vendor's answer in ../shared/reference/payloads/ui-fixtures/query_switch_acls_legacy decodes with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/acls/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/acls/query")]
+    #[inline]
     pub fn query_venue_switch_acls(
         &self,
         venue_id: &str,
@@ -3656,6 +3717,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAcls::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/acls")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/acls")]
+    #[inline]
     pub fn list_venue_switch_acls(
         &self,
         venue_id: &str,
@@ -3680,6 +3742,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAclUnions::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/aclUnions")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/aclUnions")]
+    #[inline]
     pub fn list_venue_switch_acl_unions(
         &self,
         venue_id: &str,
@@ -3704,6 +3767,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlanUnions::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlanUnions")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlanUnions")]
+    #[inline]
     pub fn list_venue_switch_vlan_unions(
         &self,
         venue_id: &str,
@@ -3729,6 +3793,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchDhcpServerStates::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServerStates")]
     #[doc(alias = "PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates")]
+    #[inline]
     pub fn patch_venue_switch_dhcp_server_states(
         &self,
         venue_id: &str,
@@ -3760,6 +3825,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Not paged: the body is a list of switch identifiers and the answer a list of VLANs.
     #[doc(alias = "/venues/{venueId}/vlans/query")]
     #[doc(alias = "POST /venues/{venueId}/vlans/query")]
+    #[inline]
     pub fn query_venue_vlans(
         &self,
         venue_id: &str,
@@ -3788,6 +3854,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/taggedVlans/query")]
     #[doc(alias = "POST /venues/{venueId}/taggedVlans/query")]
+    #[inline]
     pub fn query_venue_tagged_vlans(&self, venue_id: &str) -> QueryVenueTaggedVlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3811,6 +3878,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/untaggedVlans/query")]
     #[doc(alias = "POST /venues/{venueId}/untaggedVlans/query")]
+    #[inline]
     pub fn query_venue_untagged_vlans(
         &self,
         venue_id: &str,
@@ -3838,6 +3906,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `VePortView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/vePorts/query")]
     #[doc(alias = "POST /venues/{venueId}/vePorts/query")]
+    #[inline]
     pub fn query_venue_ve_ports(
         &self,
         venue_id: &str,
@@ -3864,6 +3933,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/vlans")]
     #[doc(alias = "GET /venues/{venueId}/vlans")]
+    #[inline]
     pub fn list_venue_vlans(&self, venue_id: &str) -> ListVenueVlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3885,6 +3955,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/trustedPorts")]
     #[doc(alias = "GET /venues/{venueId}/trustedPorts")]
+    #[inline]
     pub fn list_venue_trusted_ports(&self, venue_id: &str) -> ListVenueTrustedPorts<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3906,6 +3977,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/switchSettings")]
     #[doc(alias = "GET /venues/{venueId}/switchSettings")]
     #[doc(alias = "GetVenueSetting_1_1")]
+    #[inline]
     pub fn get_venue_setting(&self, venue_id: &str) -> GetVenueSetting<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3928,6 +4000,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/switchSettings")]
     #[doc(alias = "PUT /venues/{venueId}/switchSettings")]
     #[doc(alias = "UpdateVenueSetting_1_1")]
+    #[inline]
     pub fn update_venue_setting(
         &self,
         venue_id: &str,
@@ -3955,6 +4028,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/vlans")]
     #[doc(alias = "POST /venues/{venueId}/vlans")]
     #[doc(alias = "AddSwitchVlans")]
+    #[inline]
     pub fn add_switch_vlans(
         &self,
         venue_id: &str,
@@ -3986,6 +4060,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         alias = "POST /venues/{venueId}/transactions/{transactionId}/configHistDetails"
     )]
     #[doc(alias = "GetVenueConfigurationHistoryDetailByTransaction_1_1")]
+    #[inline]
     pub fn get_venue_configuration_history_detail_by_transaction(
         &self,
         venue_id: &str,
@@ -4017,6 +4092,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/deviceRequests")]
     #[doc(alias = "POST /venues/{venueId}/deviceRequests")]
     #[doc(alias = "SyncVenueAdminPasswordMultipleDeviceRequests")]
+    #[inline]
     pub fn sync_venue_admin_password_multiple_device_requests(
         &self,
         venue_id: &str,
@@ -4047,6 +4123,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/configHistories/query")]
     #[doc(alias = "POST /venues/{venueId}/configHistories/query")]
     #[doc(alias = "GetConfigurationHistoryByVenue_1_1")]
+    #[inline]
     pub fn get_configuration_history_by_venue(
         &self,
         venue_id: &str,
@@ -4075,6 +4152,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/vlanUnions")]
     #[doc(alias = "GET /venues/{venueId}/vlanUnions")]
     #[doc(alias = "GetVlanUnionByVenue_1_1")]
+    #[inline]
     pub fn get_vlan_union_by_venue(&self, venue_id: &str) -> GetVlanUnionByVenue<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4107,21 +4185,25 @@ pub struct ListVenueSwitchVlans<'a> {
 }
 impl<'a> ListVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4130,6 +4212,7 @@ impl<'a> ListVenueSwitchVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4180,26 +4263,31 @@ pub struct ListVenueSwitchVlansV1<'a> {
 }
 impl<'a> ListVenueSwitchVlansV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchVlansV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4208,6 +4296,7 @@ impl<'a> ListVenueSwitchVlansV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4258,26 +4347,31 @@ pub struct CreateVenueSwitchVlan<'a> {
 }
 impl<'a> CreateVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchVlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4286,6 +4380,7 @@ impl<'a> CreateVenueSwitchVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4336,26 +4431,31 @@ pub struct DeleteVenueSwitchVlans<'a> {
 }
 impl<'a> DeleteVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVlansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4364,6 +4464,7 @@ impl<'a> DeleteVenueSwitchVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4414,26 +4515,31 @@ pub struct GetVenueSwitchVlan<'a> {
 }
 impl<'a> GetVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchVlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4442,6 +4548,7 @@ impl<'a> GetVenueSwitchVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4492,26 +4599,31 @@ pub struct UpdateVenueSwitchVlan<'a> {
 }
 impl<'a> UpdateVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchVlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4520,6 +4632,7 @@ impl<'a> UpdateVenueSwitchVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4570,26 +4683,31 @@ pub struct DeleteVenueSwitchVlan<'a> {
 }
 impl<'a> DeleteVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4598,6 +4716,7 @@ impl<'a> DeleteVenueSwitchVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4648,26 +4767,31 @@ pub struct ListVenueSwitchVePorts<'a> {
 }
 impl<'a> ListVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchVePortsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4676,6 +4800,7 @@ impl<'a> ListVenueSwitchVePorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4726,26 +4851,31 @@ pub struct CreateVenueSwitchVePort<'a> {
 }
 impl<'a> CreateVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchVePortVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4754,6 +4884,7 @@ impl<'a> CreateVenueSwitchVePort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4804,26 +4935,31 @@ pub struct DeleteVenueSwitchVePorts<'a> {
 }
 impl<'a> DeleteVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVePortsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4832,6 +4968,7 @@ impl<'a> DeleteVenueSwitchVePorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4882,26 +5019,31 @@ pub struct GetVenueSwitchVePort<'a> {
 }
 impl<'a> GetVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchVePortVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4910,6 +5052,7 @@ impl<'a> GetVenueSwitchVePort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4960,26 +5103,31 @@ pub struct UpdateVenueSwitchVePort<'a> {
 }
 impl<'a> UpdateVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchVePortVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4988,6 +5136,7 @@ impl<'a> UpdateVenueSwitchVePort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5038,26 +5187,31 @@ pub struct DeleteVenueSwitchVePort<'a> {
 }
 impl<'a> DeleteVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVePortVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5066,6 +5220,7 @@ impl<'a> DeleteVenueSwitchVePort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5116,26 +5271,31 @@ pub struct ListVenueSwitchStaticRoutes<'a> {
 }
 impl<'a> ListVenueSwitchStaticRoutes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchStaticRoutesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5144,6 +5304,7 @@ impl<'a> ListVenueSwitchStaticRoutes<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5194,26 +5355,31 @@ pub struct CreateVenueSwitchStaticRoute<'a> {
 }
 impl<'a> CreateVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchStaticRouteVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5222,6 +5388,7 @@ impl<'a> CreateVenueSwitchStaticRoute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5272,26 +5439,31 @@ pub struct DeleteVenueSwitchStaticRoutes<'a> {
 }
 impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchStaticRoutesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5300,6 +5472,7 @@ impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5350,26 +5523,31 @@ pub struct GetVenueSwitchStaticRoute<'a> {
 }
 impl<'a> GetVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchStaticRouteVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5378,6 +5556,7 @@ impl<'a> GetVenueSwitchStaticRoute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5428,26 +5607,31 @@ pub struct UpdateVenueSwitchStaticRoute<'a> {
 }
 impl<'a> UpdateVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchStaticRouteVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5456,6 +5640,7 @@ impl<'a> UpdateVenueSwitchStaticRoute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5506,26 +5691,31 @@ pub struct DeleteVenueSwitchStaticRoute<'a> {
 }
 impl<'a> DeleteVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchStaticRouteVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5534,6 +5724,7 @@ impl<'a> DeleteVenueSwitchStaticRoute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5584,26 +5775,31 @@ pub struct ListVenueSwitchLags<'a> {
 }
 impl<'a> ListVenueSwitchLags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchLagsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5612,6 +5808,7 @@ impl<'a> ListVenueSwitchLags<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5662,26 +5859,31 @@ pub struct CreateVenueSwitchLag<'a> {
 }
 impl<'a> CreateVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchLagVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5690,6 +5892,7 @@ impl<'a> CreateVenueSwitchLag<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5740,26 +5943,31 @@ pub struct DeleteVenueSwitchLags<'a> {
 }
 impl<'a> DeleteVenueSwitchLags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchLagsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5768,6 +5976,7 @@ impl<'a> DeleteVenueSwitchLags<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5818,32 +6027,38 @@ pub struct GetVenueSwitchLag<'a> {
 }
 impl<'a> GetVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchLagVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<LagView, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5891,26 +6106,31 @@ pub struct UpdateVenueSwitchLag<'a> {
 }
 impl<'a> UpdateVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchLagVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5919,6 +6139,7 @@ impl<'a> UpdateVenueSwitchLag<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5969,26 +6190,31 @@ pub struct DeleteVenueSwitchLag<'a> {
 }
 impl<'a> DeleteVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchLagVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5997,6 +6223,7 @@ impl<'a> DeleteVenueSwitchLag<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6031,21 +6258,25 @@ pub struct ListVenueSwitchDhcpServers<'a> {
 }
 impl<'a> ListVenueSwitchDhcpServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6054,6 +6285,7 @@ impl<'a> ListVenueSwitchDhcpServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6104,26 +6336,31 @@ pub struct CreateVenueSwitchDhcpServer<'a> {
 }
 impl<'a> CreateVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchDhcpServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6132,6 +6369,7 @@ impl<'a> CreateVenueSwitchDhcpServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6182,32 +6420,38 @@ pub struct DeleteVenueSwitchDhcpServers<'a> {
 }
 impl<'a> DeleteVenueSwitchDhcpServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchDhcpServersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `204` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6255,26 +6499,31 @@ pub struct GetVenueSwitchDhcpServer<'a> {
 }
 impl<'a> GetVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchDhcpServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6283,6 +6532,7 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6333,26 +6583,31 @@ pub struct UpdateVenueSwitchDhcpServer<'a> {
 }
 impl<'a> UpdateVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchDhcpServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6361,6 +6616,7 @@ impl<'a> UpdateVenueSwitchDhcpServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6411,26 +6667,31 @@ pub struct DeleteVenueSwitchDhcpServer<'a> {
 }
 impl<'a> DeleteVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchDhcpServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6439,6 +6700,7 @@ impl<'a> DeleteVenueSwitchDhcpServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6489,11 +6751,13 @@ pub struct QueryVenueSwitchVlans<'a> {
 }
 impl<'a> QueryVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchVlansVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6506,26 +6770,31 @@ impl<'a> QueryVenueSwitchVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchVlanView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6534,6 +6803,7 @@ impl<'a> QueryVenueSwitchVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6584,11 +6854,13 @@ pub struct QueryVenueSwitchVePorts<'a> {
 }
 impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchVePortsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6601,26 +6873,31 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6629,6 +6906,7 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6679,11 +6957,13 @@ pub struct QueryVenueSwitchDhcpServers<'a> {
 }
 impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchDhcpServersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6696,26 +6976,31 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::DhcpServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6724,6 +7009,7 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6774,11 +7060,13 @@ pub struct QueryVenueSwitchAcls<'a> {
 }
 impl<'a> QueryVenueSwitchAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchAclsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6791,26 +7079,31 @@ impl<'a> QueryVenueSwitchAcls<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::AclView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6819,6 +7112,7 @@ impl<'a> QueryVenueSwitchAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6869,26 +7163,31 @@ pub struct ListVenueSwitchAcls<'a> {
 }
 impl<'a> ListVenueSwitchAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchAclsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6897,6 +7196,7 @@ impl<'a> ListVenueSwitchAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6947,26 +7247,31 @@ pub struct ListVenueSwitchAclUnions<'a> {
 }
 impl<'a> ListVenueSwitchAclUnions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchAclUnionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6975,6 +7280,7 @@ impl<'a> ListVenueSwitchAclUnions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7025,26 +7331,31 @@ pub struct ListVenueSwitchVlanUnions<'a> {
 }
 impl<'a> ListVenueSwitchVlanUnions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchVlanUnionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7053,6 +7364,7 @@ impl<'a> ListVenueSwitchVlanUnions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7103,26 +7415,31 @@ pub struct PatchVenueSwitchDhcpServerStates<'a> {
 }
 impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchVenueSwitchDhcpServerStatesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7131,6 +7448,7 @@ impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7181,26 +7499,31 @@ pub struct QueryVenueVlans<'a> {
 }
 impl<'a> QueryVenueVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueVlansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7209,6 +7532,7 @@ impl<'a> QueryVenueVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7243,11 +7567,13 @@ pub struct QueryVenueTaggedVlans<'a> {
 }
 impl<'a> QueryVenueTaggedVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -7260,26 +7586,31 @@ impl<'a> QueryVenueTaggedVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7288,6 +7619,7 @@ impl<'a> QueryVenueTaggedVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7322,11 +7654,13 @@ pub struct QueryVenueUntaggedVlans<'a> {
 }
 impl<'a> QueryVenueUntaggedVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -7339,26 +7673,31 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7367,6 +7706,7 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7423,11 +7763,13 @@ pub struct QueryVenueVePorts<'a> {
 }
 impl<'a> QueryVenueVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueVePortsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7440,26 +7782,31 @@ impl<'a> QueryVenueVePorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7468,6 +7815,7 @@ impl<'a> QueryVenueVePorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7502,21 +7850,25 @@ pub struct ListVenueVlans<'a> {
 }
 impl<'a> ListVenueVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7525,6 +7877,7 @@ impl<'a> ListVenueVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7559,21 +7912,25 @@ pub struct ListVenueTrustedPorts<'a> {
 }
 impl<'a> ListVenueTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7582,6 +7939,7 @@ impl<'a> ListVenueTrustedPorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7638,26 +7996,31 @@ pub struct GetVenueSetting<'a> {
 }
 impl<'a> GetVenueSetting<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSettingVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7666,6 +8029,7 @@ impl<'a> GetVenueSetting<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7722,26 +8086,31 @@ pub struct UpdateVenueSetting<'a> {
 }
 impl<'a> UpdateVenueSetting<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSettingVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7750,6 +8119,7 @@ impl<'a> UpdateVenueSetting<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7800,26 +8170,31 @@ pub struct AddSwitchVlans<'a> {
 }
 impl<'a> AddSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddSwitchVlansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7828,6 +8203,7 @@ impl<'a> AddSwitchVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7884,11 +8260,13 @@ pub struct GetVenueConfigurationHistoryDetailByTransaction<'a> {
 }
 impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueConfigurationHistoryDetailByTransactionVersion,
@@ -7904,6 +8282,7 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryView> {
@@ -7912,22 +8291,26 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryInfoView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7939,6 +8322,7 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7989,11 +8373,13 @@ pub struct SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
 }
 impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: SyncVenueAdminPasswordMultipleDeviceRequestsVersion,
@@ -8002,11 +8388,13 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8014,6 +8402,7 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8028,6 +8417,7 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8045,6 +8435,7 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8105,11 +8496,13 @@ pub struct GetConfigurationHistoryByVenue<'a> {
 }
 impl<'a> GetConfigurationHistoryByVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetConfigurationHistoryByVenueVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -8122,28 +8515,33 @@ impl<'a> GetConfigurationHistoryByVenue<'a> {
     /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, ConfigurationHistoryVenueView> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, ConfigurationHistoryVenueInfoView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8152,6 +8550,7 @@ impl<'a> GetConfigurationHistoryByVenue<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8208,26 +8607,31 @@ pub struct GetVlanUnionByVenue<'a> {
 }
 impl<'a> GetVlanUnionByVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVlanUnionByVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8236,6 +8640,7 @@ impl<'a> GetVlanUnionByVenue<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -66,6 +66,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
 }
 impl AcxCliTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -175,6 +176,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
 }
 impl AcxCliTemplateBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             apply_later: None,
@@ -284,6 +286,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSampleView {
 }
 impl AcxCliTemplateSampleView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -369,6 +372,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSwitchesView {
 }
 impl AcxCliTemplateSwitchesView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -461,6 +465,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
 }
 impl AcxCliTemplateV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -585,6 +590,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
 }
 impl AcxCliTemplateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -688,6 +694,7 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
 }
 impl ProfileVlanResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -773,6 +780,7 @@ impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
 }
 impl SwitchAndVenueView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -870,6 +878,7 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchBo {
 }
 impl VenueSwitchBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switches: None,
@@ -975,6 +984,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
 }
 impl WebAuthPageTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1152,6 +1162,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
 }
 impl WebAuthPageTemplateBo {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -1268,6 +1279,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
 }
 impl WebAuthPageTemplateResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1360,6 +1372,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
 }
 impl WebAuthPageTemplateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1460,6 +1473,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/switchProfiles/acls")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles/acls")]
+    #[inline]
     pub fn list_venue_switch_profile_acls(
         &self,
         venue_id: &str,
@@ -1482,6 +1496,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/switchProfiles/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles/vlans")]
+    #[inline]
     pub fn list_venue_switch_profile_vlans(
         &self,
         venue_id: &str,
@@ -1504,6 +1519,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchProfileVlansV1::version`)
     #[doc(alias = "/venues/{venueId}/switchProfiles/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles/vlans")]
+    #[inline]
     pub fn list_venue_switch_profile_vlans_v1(
         &self,
         venue_id: &str,
@@ -1530,6 +1546,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "PUT /venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[inline]
     pub fn add_switch_profile_to_venue(
         &self,
         venue_id: &str,
@@ -1555,6 +1572,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[inline]
     pub fn remove_switch_profile_from_venue(
         &self,
         venue_id: &str,
@@ -1583,6 +1601,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "PUT /venues/{venueId}/cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn add_cli_template_to_venue(
         &self,
         venue_id: &str,
@@ -1611,6 +1630,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "DELETE /venues/{venueId}/cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn remove_cli_template_from_venue(
         &self,
         venue_id: &str,
@@ -1638,6 +1658,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}")]
     #[doc(alias = "GetProfileById_1")]
+    #[inline]
     pub fn get_switch_profile(&self, switch_profile_id: &str) -> GetSwitchProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1659,6 +1680,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}")]
     #[doc(alias = "GetProfileById_1")]
+    #[inline]
     pub fn get_switch_profile_v1(
         &self,
         switch_profile_id: &str,
@@ -1683,6 +1705,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/switchProfiles")]
     #[doc(alias = "POST /switchProfiles")]
+    #[inline]
     pub fn create_switch_profile(
         &self,
         body: &super::common::Profile,
@@ -1708,6 +1731,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/switchProfiles")]
     #[doc(alias = "POST /switchProfiles")]
+    #[inline]
     pub fn create_switch_profile_v1(
         &self,
         body: &super::common::ProfileBo,
@@ -1735,6 +1759,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}")]
     #[doc(alias = "DeleteProfileById_1_1")]
+    #[inline]
     pub fn delete_switch_profile(
         &self,
         switch_profile_id: &str,
@@ -1763,6 +1788,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/query")]
     #[doc(alias = "POST /switchProfiles/query")]
     #[doc(alias = "QueryProfiles_1_1")]
+    #[inline]
     pub fn query_switch_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1788,6 +1814,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/acls")]
+    #[inline]
     pub fn list_switch_profile_acls(
         &self,
         switch_profile_id: &str,
@@ -1813,6 +1840,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls")]
     #[doc(alias = "POST /switchProfiles/{switchProfileId}/acls")]
+    #[inline]
     pub fn create_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1837,6 +1865,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/acls")]
+    #[inline]
     pub fn delete_switch_profile_acls(
         &self,
         switch_profile_id: &str,
@@ -1863,6 +1892,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls/{aclId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/acls/{aclId}")]
+    #[inline]
     pub fn get_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1891,6 +1921,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls/{aclId}")]
     #[doc(alias = "PUT /switchProfiles/{switchProfileId}/acls/{aclId}")]
+    #[inline]
     pub fn update_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1918,6 +1949,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls/{aclId}")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/acls/{aclId}")]
+    #[inline]
     pub fn delete_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1943,6 +1975,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/trustedPorts")]
+    #[inline]
     pub fn list_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
@@ -1970,6 +2003,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts")]
     #[doc(alias = "POST /switchProfiles/{switchProfileId}/trustedPorts")]
+    #[inline]
     pub fn create_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -1996,6 +2030,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/trustedPorts")]
+    #[inline]
     pub fn delete_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
@@ -2024,6 +2059,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
+    #[inline]
     pub fn get_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -2052,6 +2088,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
     #[doc(alias = "PUT /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
+    #[inline]
     pub fn update_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -2083,6 +2120,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(
         alias = "DELETE /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}"
     )]
+    #[inline]
     pub fn delete_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -2110,6 +2148,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/vlans")]
+    #[inline]
     pub fn list_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
@@ -2133,6 +2172,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
     #[doc(alias = "POST /switchProfiles/{switchProfileId}/vlans")]
+    #[inline]
     pub fn create_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2158,6 +2198,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileVlanV1::version`)
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
     #[doc(alias = "POST /switchProfiles/{switchProfileId}/vlans")]
+    #[inline]
     pub fn create_switch_profile_vlan_v1(
         &self,
         switch_profile_id: &str,
@@ -2184,6 +2225,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/vlans")]
+    #[inline]
     pub fn delete_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
@@ -2210,6 +2252,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans/{vlanId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/vlans/{vlanId}")]
+    #[inline]
     pub fn get_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2238,6 +2281,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans/{vlanId}")]
     #[doc(alias = "PUT /switchProfiles/{switchProfileId}/vlans/{vlanId}")]
+    #[inline]
     pub fn update_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2265,6 +2309,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans/{vlanId}")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/vlans/{vlanId}")]
+    #[inline]
     pub fn delete_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2289,6 +2334,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "GET /cliTemplates")]
+    #[inline]
     pub fn list_cli_templates(&self) -> ListCliTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2309,6 +2355,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "POST /cliTemplates")]
+    #[inline]
     pub fn create_cli_template(&self, body: &AcxCliTemplate) -> CreateCliTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2329,6 +2376,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCliTemplateV1::version`)
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "POST /cliTemplates")]
+    #[inline]
     pub fn create_cli_template_v1(
         &self,
         body: &AcxCliTemplateBo,
@@ -2358,6 +2406,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/cliTemplates/query")]
     #[doc(alias = "POST /cliTemplates/query")]
     #[doc(alias = "QueryCliTemplates_1_1")]
+    #[inline]
     pub fn query_cli_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2385,6 +2434,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "DELETE /cliTemplates")]
     #[doc(alias = "DeleteCliTemplates_1")]
+    #[inline]
     pub fn delete_cli_templates(&self, body: &Vec<String>) -> DeleteCliTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2405,6 +2455,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn get_cli_template(&self, cli_template_id: &str) -> GetCliTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2424,6 +2475,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCliTemplateV1::version`)
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn get_cli_template_v1(&self, cli_template_id: &str) -> GetCliTemplateV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2445,6 +2497,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "PUT /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn update_cli_template(
         &self,
         cli_template_id: &str,
@@ -2470,6 +2523,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateCliTemplateV1::version`)
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "PUT /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn update_cli_template_v1(
         &self,
         cli_template_id: &str,
@@ -2496,6 +2550,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "DELETE /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn delete_cli_template(&self, cli_template_id: &str) -> DeleteCliTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2515,6 +2570,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/webAuthPageTemplates")]
     #[doc(alias = "POST /webAuthPageTemplates")]
+    #[inline]
     pub fn create_web_auth_page_template(
         &self,
         body: &WebAuthPageTemplateView,
@@ -2538,6 +2594,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWebAuthPageTemplateV1::version`)
     #[doc(alias = "/webAuthPageTemplates")]
     #[doc(alias = "POST /webAuthPageTemplates")]
+    #[inline]
     pub fn create_web_auth_page_template_v1(
         &self,
         body: &WebAuthPageTemplateBo,
@@ -2565,6 +2622,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The rows are typed `WebAuthPageTemplateView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/webAuthPageTemplates/query")]
     #[doc(alias = "POST /webAuthPageTemplates/query")]
+    #[inline]
     pub fn query_web_auth_page_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2590,6 +2648,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}")]
     #[doc(alias = "GetWebAuthPageTemplate_1_1")]
+    #[inline]
     pub fn get_web_auth_page_template(
         &self,
         template_id: &str,
@@ -2614,6 +2673,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}")]
     #[doc(alias = "GetWebAuthPageTemplate_1_1")]
+    #[inline]
     pub fn get_web_auth_page_template_v1(
         &self,
         template_id: &str,
@@ -2638,6 +2698,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "DELETE /webAuthPageTemplates/{templateId}")]
     #[doc(alias = "DeleteWebAuthPageTemplate_1_1")]
+    #[inline]
     pub fn delete_web_auth_page_template(
         &self,
         template_id: &str,
@@ -2660,6 +2721,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/webAuthPageTemplates/{templateId}/switches")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}/switches")]
+    #[inline]
     pub fn list_web_auth_page_template_switches(
         &self,
         template_id: &str,
@@ -2684,6 +2746,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListWebAuthPageTemplateSwitchesV1::version`)
     #[doc(alias = "/webAuthPageTemplates/{templateId}/switches")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}/switches")]
+    #[inline]
     pub fn list_web_auth_page_template_switches_v1(
         &self,
         template_id: &str,
@@ -2711,6 +2774,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "PUT /webAuthPageTemplates/{templateId}")]
     #[doc(alias = "PutWebAuthPageTemplate_1_1")]
+    #[inline]
     pub fn put_web_auth_page_template(
         &self,
         template_id: &str,
@@ -2740,6 +2804,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
     #[doc(alias = "PUT /switchProfiles/{switchProfileId}")]
     #[doc(alias = "UpdateProfile_1")]
+    #[inline]
     pub fn update_profile(
         &self,
         switch_profile_id: &str,
@@ -2766,6 +2831,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/venues/{venueId}/switchProfiles")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles")]
     #[doc(alias = "GetProfilesByVenueId_1")]
+    #[inline]
     pub fn get_profiles_by_venue_id(&self, venue_id: &str) -> GetProfilesByVenueId<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2787,6 +2853,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/cliTemplates/examples")]
     #[doc(alias = "GET /cliTemplates/examples")]
     #[doc(alias = "GetCliTemplates_2_1")]
+    #[inline]
     pub fn get_cli_templates(&self) -> GetCliTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_CLI_TEMPLATES, &[]);
         GetCliTemplates { req }
@@ -2815,21 +2882,25 @@ pub struct ListVenueSwitchProfileAcls<'a> {
 }
 impl<'a> ListVenueSwitchProfileAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2838,6 +2909,7 @@ impl<'a> ListVenueSwitchProfileAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2872,21 +2944,25 @@ pub struct ListVenueSwitchProfileVlans<'a> {
 }
 impl<'a> ListVenueSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2895,6 +2971,7 @@ impl<'a> ListVenueSwitchProfileVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2945,26 +3022,31 @@ pub struct ListVenueSwitchProfileVlansV1<'a> {
 }
 impl<'a> ListVenueSwitchProfileVlansV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchProfileVlansV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2973,6 +3055,7 @@ impl<'a> ListVenueSwitchProfileVlansV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3023,21 +3106,25 @@ pub struct AddSwitchProfileToVenue<'a> {
 }
 impl<'a> AddSwitchProfileToVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddSwitchProfileToVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3045,6 +3132,7 @@ impl<'a> AddSwitchProfileToVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3059,6 +3147,7 @@ impl<'a> AddSwitchProfileToVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3076,6 +3165,7 @@ impl<'a> AddSwitchProfileToVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3130,21 +3220,25 @@ pub struct RemoveSwitchProfileFromVenue<'a> {
 }
 impl<'a> RemoveSwitchProfileFromVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemoveSwitchProfileFromVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3152,6 +3246,7 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3166,6 +3261,7 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3183,6 +3279,7 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3237,21 +3334,25 @@ pub struct AddCliTemplateToVenue<'a> {
 }
 impl<'a> AddCliTemplateToVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddCliTemplateToVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3259,6 +3360,7 @@ impl<'a> AddCliTemplateToVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3273,6 +3375,7 @@ impl<'a> AddCliTemplateToVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3290,6 +3393,7 @@ impl<'a> AddCliTemplateToVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3344,21 +3448,25 @@ pub struct RemoveCliTemplateFromVenue<'a> {
 }
 impl<'a> RemoveCliTemplateFromVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemoveCliTemplateFromVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3366,6 +3474,7 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3380,6 +3489,7 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3397,6 +3507,7 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3435,21 +3546,25 @@ pub struct GetSwitchProfile<'a> {
 }
 impl<'a> GetSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3458,6 +3573,7 @@ impl<'a> GetSwitchProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3508,26 +3624,31 @@ pub struct GetSwitchProfileV1<'a> {
 }
 impl<'a> GetSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSwitchProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3536,6 +3657,7 @@ impl<'a> GetSwitchProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3570,16 +3692,19 @@ pub struct CreateSwitchProfile<'a> {
 }
 impl<'a> CreateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3587,6 +3712,7 @@ impl<'a> CreateSwitchProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3601,6 +3727,7 @@ impl<'a> CreateSwitchProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3618,6 +3745,7 @@ impl<'a> CreateSwitchProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3672,21 +3800,25 @@ pub struct CreateSwitchProfileV1<'a> {
 }
 impl<'a> CreateSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSwitchProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3694,6 +3826,7 @@ impl<'a> CreateSwitchProfileV1<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3708,6 +3841,7 @@ impl<'a> CreateSwitchProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3725,6 +3859,7 @@ impl<'a> CreateSwitchProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3785,21 +3920,25 @@ pub struct DeleteSwitchProfile<'a> {
 }
 impl<'a> DeleteSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSwitchProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3807,6 +3946,7 @@ impl<'a> DeleteSwitchProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3821,6 +3961,7 @@ impl<'a> DeleteSwitchProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3838,6 +3979,7 @@ impl<'a> DeleteSwitchProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3898,11 +4040,13 @@ pub struct QuerySwitchProfiles<'a> {
 }
 impl<'a> QuerySwitchProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySwitchProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3915,26 +4059,31 @@ impl<'a> QuerySwitchProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::ProfileView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3943,6 +4092,7 @@ impl<'a> QuerySwitchProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3977,21 +4127,25 @@ pub struct ListSwitchProfileAcls<'a> {
 }
 impl<'a> ListSwitchProfileAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4000,6 +4154,7 @@ impl<'a> ListSwitchProfileAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4034,26 +4189,31 @@ pub struct CreateSwitchProfileAcl<'a> {
 }
 impl<'a> CreateSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4062,6 +4222,7 @@ impl<'a> CreateSwitchProfileAcl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4096,21 +4257,25 @@ pub struct DeleteSwitchProfileAcls<'a> {
 }
 impl<'a> DeleteSwitchProfileAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4119,6 +4284,7 @@ impl<'a> DeleteSwitchProfileAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4153,21 +4319,25 @@ pub struct GetSwitchProfileAcl<'a> {
 }
 impl<'a> GetSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4176,6 +4346,7 @@ impl<'a> GetSwitchProfileAcl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4210,26 +4381,31 @@ pub struct UpdateSwitchProfileAcl<'a> {
 }
 impl<'a> UpdateSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4238,6 +4414,7 @@ impl<'a> UpdateSwitchProfileAcl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4272,21 +4449,25 @@ pub struct DeleteSwitchProfileAcl<'a> {
 }
 impl<'a> DeleteSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4295,6 +4476,7 @@ impl<'a> DeleteSwitchProfileAcl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4329,21 +4511,25 @@ pub struct ListSwitchProfileTrustedPorts<'a> {
 }
 impl<'a> ListSwitchProfileTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4352,6 +4538,7 @@ impl<'a> ListSwitchProfileTrustedPorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4386,26 +4573,31 @@ pub struct CreateSwitchProfileTrustedPort<'a> {
 }
 impl<'a> CreateSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4414,6 +4606,7 @@ impl<'a> CreateSwitchProfileTrustedPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4448,21 +4641,25 @@ pub struct DeleteSwitchProfileTrustedPorts<'a> {
 }
 impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4471,6 +4668,7 @@ impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4505,21 +4703,25 @@ pub struct GetSwitchProfileTrustedPort<'a> {
 }
 impl<'a> GetSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4528,6 +4730,7 @@ impl<'a> GetSwitchProfileTrustedPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4562,26 +4765,31 @@ pub struct UpdateSwitchProfileTrustedPort<'a> {
 }
 impl<'a> UpdateSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4590,6 +4798,7 @@ impl<'a> UpdateSwitchProfileTrustedPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4624,21 +4833,25 @@ pub struct DeleteSwitchProfileTrustedPort<'a> {
 }
 impl<'a> DeleteSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4647,6 +4860,7 @@ impl<'a> DeleteSwitchProfileTrustedPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4681,21 +4895,25 @@ pub struct ListSwitchProfileVlans<'a> {
 }
 impl<'a> ListSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4704,6 +4922,7 @@ impl<'a> ListSwitchProfileVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4738,21 +4957,25 @@ pub struct CreateSwitchProfileVlan<'a> {
 }
 impl<'a> CreateSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4761,6 +4984,7 @@ impl<'a> CreateSwitchProfileVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4811,26 +5035,31 @@ pub struct CreateSwitchProfileVlanV1<'a> {
 }
 impl<'a> CreateSwitchProfileVlanV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSwitchProfileVlanV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4839,6 +5068,7 @@ impl<'a> CreateSwitchProfileVlanV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4873,21 +5103,25 @@ pub struct DeleteSwitchProfileVlans<'a> {
 }
 impl<'a> DeleteSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4896,6 +5130,7 @@ impl<'a> DeleteSwitchProfileVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4930,21 +5165,25 @@ pub struct GetSwitchProfileVlan<'a> {
 }
 impl<'a> GetSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4953,6 +5192,7 @@ impl<'a> GetSwitchProfileVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4987,26 +5227,31 @@ pub struct UpdateSwitchProfileVlan<'a> {
 }
 impl<'a> UpdateSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5015,6 +5260,7 @@ impl<'a> UpdateSwitchProfileVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5049,21 +5295,25 @@ pub struct DeleteSwitchProfileVlan<'a> {
 }
 impl<'a> DeleteSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5072,6 +5322,7 @@ impl<'a> DeleteSwitchProfileVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5106,21 +5357,25 @@ pub struct ListCliTemplates<'a> {
 }
 impl<'a> ListCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5129,6 +5384,7 @@ impl<'a> ListCliTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5163,16 +5419,19 @@ pub struct CreateCliTemplate<'a> {
 }
 impl<'a> CreateCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5180,6 +5439,7 @@ impl<'a> CreateCliTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5194,6 +5454,7 @@ impl<'a> CreateCliTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5211,6 +5472,7 @@ impl<'a> CreateCliTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5265,26 +5527,31 @@ pub struct CreateCliTemplateV1<'a> {
 }
 impl<'a> CreateCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateCliTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5293,6 +5560,7 @@ impl<'a> CreateCliTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5349,11 +5617,13 @@ pub struct QueryCliTemplates<'a> {
 }
 impl<'a> QueryCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryCliTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5366,26 +5636,31 @@ impl<'a> QueryCliTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AcxCliTemplateView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5394,6 +5669,7 @@ impl<'a> QueryCliTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5450,21 +5726,25 @@ pub struct DeleteCliTemplates<'a> {
 }
 impl<'a> DeleteCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteCliTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5472,6 +5752,7 @@ impl<'a> DeleteCliTemplates<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5486,6 +5767,7 @@ impl<'a> DeleteCliTemplates<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5503,6 +5785,7 @@ impl<'a> DeleteCliTemplates<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5541,21 +5824,25 @@ pub struct GetCliTemplate<'a> {
 }
 impl<'a> GetCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5564,6 +5851,7 @@ impl<'a> GetCliTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5614,26 +5902,31 @@ pub struct GetCliTemplateV1<'a> {
 }
 impl<'a> GetCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetCliTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5642,6 +5935,7 @@ impl<'a> GetCliTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5676,16 +5970,19 @@ pub struct UpdateCliTemplate<'a> {
 }
 impl<'a> UpdateCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5693,6 +5990,7 @@ impl<'a> UpdateCliTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5707,6 +6005,7 @@ impl<'a> UpdateCliTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5724,6 +6023,7 @@ impl<'a> UpdateCliTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5778,26 +6078,31 @@ pub struct UpdateCliTemplateV1<'a> {
 }
 impl<'a> UpdateCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateCliTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5806,6 +6111,7 @@ impl<'a> UpdateCliTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5862,21 +6168,25 @@ pub struct DeleteCliTemplate<'a> {
 }
 impl<'a> DeleteCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteCliTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5884,6 +6194,7 @@ impl<'a> DeleteCliTemplate<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5898,6 +6209,7 @@ impl<'a> DeleteCliTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5915,6 +6227,7 @@ impl<'a> DeleteCliTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5953,21 +6266,25 @@ pub struct CreateWebAuthPageTemplate<'a> {
 }
 impl<'a> CreateWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5976,6 +6293,7 @@ impl<'a> CreateWebAuthPageTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6026,26 +6344,31 @@ pub struct CreateWebAuthPageTemplateV1<'a> {
 }
 impl<'a> CreateWebAuthPageTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWebAuthPageTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6054,6 +6377,7 @@ impl<'a> CreateWebAuthPageTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6110,11 +6434,13 @@ pub struct QueryWebAuthPageTemplates<'a> {
 }
 impl<'a> QueryWebAuthPageTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWebAuthPageTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6127,26 +6453,31 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, WebAuthPageTemplateView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6155,6 +6486,7 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6189,21 +6521,25 @@ pub struct GetWebAuthPageTemplate<'a> {
 }
 impl<'a> GetWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6212,6 +6548,7 @@ impl<'a> GetWebAuthPageTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6262,26 +6599,31 @@ pub struct GetWebAuthPageTemplateV1<'a> {
 }
 impl<'a> GetWebAuthPageTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWebAuthPageTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6290,6 +6632,7 @@ impl<'a> GetWebAuthPageTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6346,26 +6689,31 @@ pub struct DeleteWebAuthPageTemplate<'a> {
 }
 impl<'a> DeleteWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWebAuthPageTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6374,6 +6722,7 @@ impl<'a> DeleteWebAuthPageTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6408,21 +6757,25 @@ pub struct ListWebAuthPageTemplateSwitches<'a> {
 }
 impl<'a> ListWebAuthPageTemplateSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6431,6 +6784,7 @@ impl<'a> ListWebAuthPageTemplateSwitches<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6481,26 +6835,31 @@ pub struct ListWebAuthPageTemplateSwitchesV1<'a> {
 }
 impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListWebAuthPageTemplateSwitchesV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6509,6 +6868,7 @@ impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6565,26 +6925,31 @@ pub struct PutWebAuthPageTemplate<'a> {
 }
 impl<'a> PutWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PutWebAuthPageTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6593,6 +6958,7 @@ impl<'a> PutWebAuthPageTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6649,21 +7015,25 @@ pub struct UpdateProfile<'a> {
 }
 impl<'a> UpdateProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6671,6 +7041,7 @@ impl<'a> UpdateProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6685,6 +7056,7 @@ impl<'a> UpdateProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6702,6 +7074,7 @@ impl<'a> UpdateProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6762,26 +7135,31 @@ pub struct GetProfilesByVenueId<'a> {
 }
 impl<'a> GetProfilesByVenueId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetProfilesByVenueIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6790,6 +7168,7 @@ impl<'a> GetProfilesByVenueId<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6846,6 +7225,7 @@ pub struct GetCliTemplates<'a> {
 }
 impl<'a> GetCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6853,26 +7233,31 @@ impl<'a> GetCliTemplates<'a> {
     /// Sets the query parameter `category`.
     ///
     /// query parameter `category`; `string`.
+    #[inline]
     pub fn category(mut self, category: &str) -> Self {
         self.req.query("category", &category);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetCliTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6881,6 +7266,7 @@ impl<'a> GetCliTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

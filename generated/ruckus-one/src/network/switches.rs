@@ -387,6 +387,7 @@ impl<'de> serde::Deserialize<'de> for GroupedSwitch {
 }
 impl GroupedSwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switches: None,
@@ -583,6 +584,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
 }
 impl IcxSwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -851,6 +853,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
 }
 impl IcxSwitchResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -974,6 +977,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchView {
 }
 impl IcxSwitchView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1179,6 +1183,7 @@ impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
 }
 impl ImportSwitchResultView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             success_download_url: None,
@@ -1279,6 +1284,7 @@ impl<'de> serde::Deserialize<'de> for LldpQosView {
 }
 impl LldpQosView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1609,6 +1615,7 @@ impl<'de> serde::Deserialize<'de> for PortResponse {
 }
 impl PortResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1960,6 +1967,7 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
 }
 impl PortV1001 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2476,6 +2484,7 @@ impl<'de> serde::Deserialize<'de> for PortView {
 }
 impl PortView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3020,6 +3029,7 @@ impl<'de> serde::Deserialize<'de> for Ports {
 }
 impl Ports {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(switch_id: String) -> Self {
         Self {
             id: None,
@@ -3377,6 +3387,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
 }
 impl QueryResponseGroupedSwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3498,6 +3509,7 @@ impl<'de> serde::Deserialize<'de> for SchedulerView {
 }
 impl SchedulerView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3662,6 +3674,7 @@ impl<'de> serde::Deserialize<'de> for StackMembersView {
 }
 impl StackMembersView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3735,6 +3748,7 @@ impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
 }
 impl StackMembersViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3820,6 +3834,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
 }
 impl SwitchPortSelection {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switch_id: None,
@@ -3895,6 +3910,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionView {
 }
 impl SwitchPositionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3982,6 +3998,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
 }
 impl SwitchPositionViewV1001 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             floor_plan_id: None,
@@ -4079,6 +4096,7 @@ impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
 }
 impl SwitchQueryResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -4227,6 +4245,7 @@ impl<'de> serde::Deserialize<'de> for VenueStackMember {
 }
 impl VenueStackMember {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4342,6 +4361,7 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchStack {
 }
 impl VenueSwitchStack {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             active_serial: None,
@@ -4392,6 +4412,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "GET /venues/{venueId}/switches")]
+    #[inline]
     pub fn list_venue_switches(&self, venue_id: &str) -> ListVenueSwitches<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4411,6 +4432,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchesV1::version`)
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "GET /venues/{venueId}/switches")]
+    #[inline]
     pub fn list_venue_switches_v1(&self, venue_id: &str) -> ListVenueSwitchesV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4432,6 +4454,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "POST /venues/{venueId}/switches")]
+    #[inline]
     pub fn create_venue_switch(
         &self,
         venue_id: &str,
@@ -4458,6 +4481,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "DELETE /venues/{venueId}/switches")]
+    #[inline]
     pub fn delete_venue_switches(
         &self,
         venue_id: &str,
@@ -4484,6 +4508,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/importRequests")]
     #[doc(alias = "POST /venues/{venueId}/switches/importRequests")]
+    #[inline]
     pub fn create_venue_switch_import_request(
         &self,
         venue_id: &str,
@@ -4509,6 +4534,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitch::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}")]
+    #[inline]
     pub fn get_venue_switch(
         &self,
         venue_id: &str,
@@ -4534,6 +4560,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitch::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}")]
+    #[inline]
     pub fn update_venue_switch(
         &self,
         venue_id: &str,
@@ -4562,6 +4589,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}")]
+    #[inline]
     pub fn add_venue_switch(
         &self,
         venue_id: &str,
@@ -4589,6 +4617,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}")]
+    #[inline]
     pub fn delete_venue_switch(
         &self,
         venue_id: &str,
@@ -4615,6 +4644,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/positions")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/positions")]
+    #[inline]
     pub fn update_venue_switch_positions(
         &self,
         venue_id: &str,
@@ -4641,6 +4671,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/portSettings")]
+    #[inline]
     pub fn get_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -4666,6 +4697,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/portSettings")]
+    #[inline]
     pub fn update_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -4695,6 +4727,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/portSettings")]
+    #[inline]
     pub fn create_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -4723,6 +4756,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchesPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/portSettings")]
     #[doc(alias = "POST /venues/{venueId}/switches/portSettings")]
+    #[inline]
     pub fn create_venue_switches_port_settings(
         &self,
         venue_id: &str,
@@ -4750,6 +4784,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchesPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/portSettings")]
     #[doc(alias = "PUT /venues/{venueId}/switches/portSettings")]
+    #[inline]
     pub fn update_venue_switches_port_settings(
         &self,
         venue_id: &str,
@@ -4779,6 +4814,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/deviceRequests")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/deviceRequests")]
+    #[inline]
     pub fn create_venue_switch_device_request(
         &self,
         venue_id: &str,
@@ -4809,6 +4845,7 @@ impl<'a> SwitchesClient<'a> {
     #[doc(alias = "/venues/{venueId}/switches/powerCycleRequests")]
     #[doc(alias = "POST /venues/{venueId}/switches/powerCycleRequests")]
     #[doc(alias = "PowerCyclePort")]
+    #[inline]
     pub fn create_venue_switch_power_cycle_request(
         &self,
         venue_id: &str,
@@ -4838,6 +4875,7 @@ impl<'a> SwitchesClient<'a> {
     #[doc(alias = "/venues/switches/query")]
     #[doc(alias = "POST /venues/switches/query")]
     #[doc(alias = "GetSwitchesOfVenue")]
+    #[inline]
     pub fn query_venue_switches(
         &self,
         body: &super::common::QueryRequest,
@@ -4865,6 +4903,7 @@ impl<'a> SwitchesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/switches/members/query")]
     #[doc(alias = "POST /venues/switches/members/query")]
+    #[inline]
     pub fn query_venue_switch_members(&self) -> QueryVenueSwitchMembers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4888,6 +4927,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/venues/switches/switchPorts/query")]
     #[doc(alias = "POST /venues/switches/switchPorts/query")]
+    #[inline]
     pub fn query_venue_switch_ports(
         &self,
         body: &super::common::QueryRequest,
@@ -4915,6 +4955,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/venues/switches/clients/query")]
     #[doc(alias = "POST /venues/switches/clients/query")]
+    #[inline]
     pub fn query_venue_switch_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -4941,6 +4982,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/venues/switches/query/csvFiles")]
     #[doc(alias = "POST /venues/switches/query/csvFiles")]
+    #[inline]
     pub fn export_venue_switches_csv(
         &self,
         body: &super::common::QueryRequest,
@@ -4965,6 +5007,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/venues/switches/aggregationDetails")]
     #[doc(alias = "POST /venues/switches/aggregationDetails")]
+    #[inline]
     pub fn fetch_venue_switch_aggregation_details(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -4991,6 +5034,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchImportResults::version`)
     #[doc(alias = "/venues/{venueId}/switches/importResults")]
     #[doc(alias = "GET /venues/{venueId}/switches/importResults")]
+    #[inline]
     pub fn get_venue_switch_import_results(
         &self,
         venue_id: &str,
@@ -5016,6 +5060,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueStack::version`)
     #[doc(alias = "/venues/{venueId}/stacks/{stackSwitchSerialNumber}")]
     #[doc(alias = "DELETE /venues/{venueId}/stacks/{stackSwitchSerialNumber}")]
+    #[inline]
     pub fn delete_venue_stack(
         &self,
         venue_id: &str,
@@ -5041,6 +5086,7 @@ impl<'a> SwitchesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/switchSettings")]
     #[doc(alias = "DELETE /venues/{venueId}/switchSettings")]
+    #[inline]
     pub fn delete_venue_switch_settings(
         &self,
         venue_id: &str,
@@ -5076,21 +5122,25 @@ pub struct ListVenueSwitches<'a> {
 }
 impl<'a> ListVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5099,6 +5149,7 @@ impl<'a> ListVenueSwitches<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5149,26 +5200,31 @@ pub struct ListVenueSwitchesV1<'a> {
 }
 impl<'a> ListVenueSwitchesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchesV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5177,6 +5233,7 @@ impl<'a> ListVenueSwitchesV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5227,21 +5284,25 @@ pub struct CreateVenueSwitch<'a> {
 }
 impl<'a> CreateVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5249,6 +5310,7 @@ impl<'a> CreateVenueSwitch<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5263,6 +5325,7 @@ impl<'a> CreateVenueSwitch<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5280,6 +5343,7 @@ impl<'a> CreateVenueSwitch<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5334,21 +5398,25 @@ pub struct DeleteVenueSwitches<'a> {
 }
 impl<'a> DeleteVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5356,6 +5424,7 @@ impl<'a> DeleteVenueSwitches<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5370,6 +5439,7 @@ impl<'a> DeleteVenueSwitches<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5387,6 +5457,7 @@ impl<'a> DeleteVenueSwitches<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5441,26 +5512,31 @@ pub struct CreateVenueSwitchImportRequest<'a> {
 }
 impl<'a> CreateVenueSwitchImportRequest<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchImportRequestVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5468,6 +5544,7 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5482,6 +5559,7 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5499,6 +5577,7 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5553,26 +5632,31 @@ pub struct GetVenueSwitch<'a> {
 }
 impl<'a> GetVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5581,6 +5665,7 @@ impl<'a> GetVenueSwitch<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5631,26 +5716,31 @@ pub struct UpdateVenueSwitch<'a> {
 }
 impl<'a> UpdateVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5659,6 +5749,7 @@ impl<'a> UpdateVenueSwitch<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5709,21 +5800,25 @@ pub struct AddVenueSwitch<'a> {
 }
 impl<'a> AddVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5731,6 +5826,7 @@ impl<'a> AddVenueSwitch<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5745,6 +5841,7 @@ impl<'a> AddVenueSwitch<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5762,6 +5859,7 @@ impl<'a> AddVenueSwitch<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5816,21 +5914,25 @@ pub struct DeleteVenueSwitch<'a> {
 }
 impl<'a> DeleteVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5838,6 +5940,7 @@ impl<'a> DeleteVenueSwitch<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5852,6 +5955,7 @@ impl<'a> DeleteVenueSwitch<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5869,6 +5973,7 @@ impl<'a> DeleteVenueSwitch<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5923,21 +6028,25 @@ pub struct UpdateVenueSwitchPositions<'a> {
 }
 impl<'a> UpdateVenueSwitchPositions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchPositionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5945,6 +6054,7 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5959,6 +6069,7 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5976,6 +6087,7 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6030,26 +6142,31 @@ pub struct GetVenueSwitchPortSettings<'a> {
 }
 impl<'a> GetVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6058,6 +6175,7 @@ impl<'a> GetVenueSwitchPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6108,26 +6226,31 @@ pub struct UpdateVenueSwitchPortSettings<'a> {
 }
 impl<'a> UpdateVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6136,6 +6259,7 @@ impl<'a> UpdateVenueSwitchPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6186,26 +6310,31 @@ pub struct CreateVenueSwitchPortSettings<'a> {
 }
 impl<'a> CreateVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6214,6 +6343,7 @@ impl<'a> CreateVenueSwitchPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6264,26 +6394,31 @@ pub struct CreateVenueSwitchesPortSettings<'a> {
 }
 impl<'a> CreateVenueSwitchesPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchesPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6292,6 +6427,7 @@ impl<'a> CreateVenueSwitchesPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6342,26 +6478,31 @@ pub struct UpdateVenueSwitchesPortSettings<'a> {
 }
 impl<'a> UpdateVenueSwitchesPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchesPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6370,6 +6511,7 @@ impl<'a> UpdateVenueSwitchesPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6420,21 +6562,25 @@ pub struct CreateVenueSwitchDeviceRequest<'a> {
 }
 impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchDeviceRequestVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6442,6 +6588,7 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6456,6 +6603,7 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6473,6 +6621,7 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6527,11 +6676,13 @@ pub struct CreateVenueSwitchPowerCycleRequest<'a> {
 }
 impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateVenueSwitchPowerCycleRequestVersion,
@@ -6540,16 +6691,19 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6558,6 +6712,7 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6608,11 +6763,13 @@ pub struct QueryVenueSwitches<'a> {
 }
 impl<'a> QueryVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6625,26 +6782,31 @@ impl<'a> QueryVenueSwitches<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchQueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::Switch> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6653,6 +6815,7 @@ impl<'a> QueryVenueSwitches<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6687,11 +6850,13 @@ pub struct QueryVenueSwitchMembers<'a> {
 }
 impl<'a> QueryVenueSwitchMembers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -6704,26 +6869,31 @@ impl<'a> QueryVenueSwitchMembers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, VenueSwitchStack> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6732,6 +6902,7 @@ impl<'a> QueryVenueSwitchMembers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6782,11 +6953,13 @@ pub struct QueryVenueSwitchPorts<'a> {
 }
 impl<'a> QueryVenueSwitchPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchPortsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6799,6 +6972,7 @@ impl<'a> QueryVenueSwitchPorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchPortQueryResult> {
@@ -6807,20 +6981,24 @@ impl<'a> QueryVenueSwitchPorts<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchPort> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6829,6 +7007,7 @@ impl<'a> QueryVenueSwitchPorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6879,11 +7058,13 @@ pub struct QueryVenueSwitchClients<'a> {
 }
 impl<'a> QueryVenueSwitchClients<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchClientsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6896,6 +7077,7 @@ impl<'a> QueryVenueSwitchClients<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchClientQueryResult> {
@@ -6904,20 +7086,24 @@ impl<'a> QueryVenueSwitchClients<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchClient> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6929,6 +7115,7 @@ impl<'a> QueryVenueSwitchClients<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6979,32 +7166,38 @@ pub struct ExportVenueSwitchesCsv<'a> {
 }
 impl<'a> ExportVenueSwitchesCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportVenueSwitchesCsvVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7052,11 +7245,13 @@ pub struct FetchVenueSwitchAggregationDetails<'a> {
 }
 impl<'a> FetchVenueSwitchAggregationDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: FetchVenueSwitchAggregationDetailsVersion,
@@ -7072,26 +7267,31 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseGroupedSwitch> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, GroupedSwitch> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7100,6 +7300,7 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7150,26 +7351,31 @@ pub struct GetVenueSwitchImportResults<'a> {
 }
 impl<'a> GetVenueSwitchImportResults<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchImportResultsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7178,6 +7384,7 @@ impl<'a> GetVenueSwitchImportResults<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7228,26 +7435,31 @@ pub struct DeleteVenueStack<'a> {
 }
 impl<'a> DeleteVenueStack<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueStackVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7256,6 +7468,7 @@ impl<'a> DeleteVenueStack<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7290,21 +7503,25 @@ pub struct DeleteVenueSwitchSettings<'a> {
 }
 impl<'a> DeleteVenueSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7313,6 +7530,7 @@ impl<'a> DeleteVenueSwitchSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -41,6 +41,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "AssociateProfileTemplate")]
+    #[inline]
     pub fn add_switch_profile_to_venue_template(
         &self,
         venue_id: &str,
@@ -70,6 +71,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DisassociateProfileTemplate")]
+    #[inline]
     pub fn remove_switch_profile_from_venue_template(
         &self,
         venue_id: &str,
@@ -101,6 +103,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/query")]
     #[doc(alias = "POST /templates/switchProfiles/query")]
     #[doc(alias = "QueryProfileTemplates_1_1")]
+    #[inline]
     pub fn query_template_switch_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -128,6 +131,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles")]
     #[doc(alias = "POST /templates/switchProfiles")]
     #[doc(alias = "AddProfileTemplate_1_1")]
+    #[inline]
     pub fn create_template_switch_profile(
         &self,
         body: &super::common::Profile,
@@ -155,6 +159,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles")]
     #[doc(alias = "POST /templates/switchProfiles")]
     #[doc(alias = "AddProfileTemplate_1_1")]
+    #[inline]
     pub fn create_template_switch_profile_v1(
         &self,
         body: &super::common::ProfileBo,
@@ -182,6 +187,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GetProfileTemplateById_1_1")]
+    #[inline]
     pub fn get_template_switch_profile(
         &self,
         switch_profile_id: &str,
@@ -206,6 +212,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GetProfileTemplateById_1_1")]
+    #[inline]
     pub fn get_template_switch_profile_v1(
         &self,
         switch_profile_id: &str,
@@ -232,6 +239,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DELETE /templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DeleteProfileTemplateById_1_1")]
+    #[inline]
     pub fn delete_template_switch_profile(
         &self,
         switch_profile_id: &str,
@@ -259,6 +267,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "PUT /templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "UpdateProfileTemplate_1_1")]
+    #[inline]
     pub fn update_profile_template(
         &self,
         switch_profile_id: &str,
@@ -285,6 +294,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchProfiles")]
     #[doc(alias = "GET /templates/venues/{venueId}/switchProfiles")]
     #[doc(alias = "GetProfileTemplatesByVenueId_1_1")]
+    #[inline]
     pub fn get_profile_templates_by_venue_id(
         &self,
         venue_id: &str,
@@ -338,21 +348,25 @@ pub struct AddSwitchProfileToVenueTemplate<'a> {
 }
 impl<'a> AddSwitchProfileToVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddSwitchProfileToVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -360,6 +374,7 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -374,6 +389,7 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -391,6 +407,7 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -445,11 +462,13 @@ pub struct RemoveSwitchProfileFromVenueTemplate<'a> {
 }
 impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveSwitchProfileFromVenueTemplateVersion,
@@ -458,11 +477,13 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -470,6 +491,7 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -484,6 +506,7 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -501,6 +524,7 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -561,11 +585,13 @@ pub struct QueryTemplateSwitchProfiles<'a> {
 }
 impl<'a> QueryTemplateSwitchProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryTemplateSwitchProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -578,26 +604,31 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::ProfileView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -606,6 +637,7 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -656,21 +688,25 @@ pub struct CreateTemplateSwitchProfile<'a> {
 }
 impl<'a> CreateTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateTemplateSwitchProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -678,6 +714,7 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -692,6 +729,7 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -709,6 +747,7 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -747,16 +786,19 @@ pub struct CreateTemplateSwitchProfileV1<'a> {
 }
 impl<'a> CreateTemplateSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -764,6 +806,7 @@ impl<'a> CreateTemplateSwitchProfileV1<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -778,6 +821,7 @@ impl<'a> CreateTemplateSwitchProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -795,6 +839,7 @@ impl<'a> CreateTemplateSwitchProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -849,26 +894,31 @@ pub struct GetTemplateSwitchProfile<'a> {
 }
 impl<'a> GetTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTemplateSwitchProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -877,6 +927,7 @@ impl<'a> GetTemplateSwitchProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -911,21 +962,25 @@ pub struct GetTemplateSwitchProfileV1<'a> {
 }
 impl<'a> GetTemplateSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -934,6 +989,7 @@ impl<'a> GetTemplateSwitchProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -990,21 +1046,25 @@ pub struct DeleteTemplateSwitchProfile<'a> {
 }
 impl<'a> DeleteTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteTemplateSwitchProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1012,6 +1072,7 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1026,6 +1087,7 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1043,6 +1105,7 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1103,21 +1166,25 @@ pub struct UpdateProfileTemplate<'a> {
 }
 impl<'a> UpdateProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1125,6 +1192,7 @@ impl<'a> UpdateProfileTemplate<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1139,6 +1207,7 @@ impl<'a> UpdateProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1156,6 +1225,7 @@ impl<'a> UpdateProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1216,26 +1286,31 @@ pub struct GetProfileTemplatesByVenueId<'a> {
 }
 impl<'a> GetProfileTemplatesByVenueId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetProfileTemplatesByVenueIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1244,6 +1319,7 @@ impl<'a> GetProfileTemplatesByVenueId<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -38,6 +38,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApGroup::version`)
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}")]
+    #[inline]
     pub fn get_venue_ap_group(
         &self,
         venue_id: &str,
@@ -64,6 +65,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}")]
+    #[inline]
     pub fn update_venue_ap_group(
         &self,
         venue_id: &str,
@@ -91,6 +93,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "DELETE /venues/{venueId}/apGroups/{apGroupId}")]
+    #[inline]
     pub fn delete_venue_ap_group(
         &self,
         venue_id: &str,
@@ -117,6 +120,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/aps")]
     #[doc(alias = "POST /venues/{venueId}/apGroups/{apGroupId}/aps")]
+    #[inline]
     pub fn create_venue_ap_group_ap(
         &self,
         venue_id: &str,
@@ -145,6 +149,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}")]
     #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}")]
+    #[inline]
     pub fn add_ap_to_venue_ap_group(
         &self,
         venue_id: &str,
@@ -173,6 +178,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The document lists this operation twice (AP groups and media); it is one operation.
     #[doc(alias = "/venues/apGroups/query")]
     #[doc(alias = "POST /venues/apGroups/query")]
+    #[inline]
     pub fn query_venue_ap_groups(
         &self,
         body: &super::common::QueryRequest,
@@ -201,6 +207,7 @@ impl<'a> VenueApGroupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings"
     )]
+    #[inline]
     pub fn get_venue_ap_group_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -232,6 +239,7 @@ impl<'a> VenueApGroupsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings"
     )]
+    #[inline]
     pub fn update_venue_ap_group_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -260,6 +268,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
+    #[inline]
     pub fn get_venue_ap_group_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -289,6 +298,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
+    #[inline]
     pub fn update_venue_ap_group_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -321,6 +331,7 @@ impl<'a> VenueApGroupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings"
     )]
+    #[inline]
     pub fn get_venue_ap_group_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -354,6 +365,7 @@ impl<'a> VenueApGroupsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings"
     )]
+    #[inline]
     pub fn update_venue_ap_group_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -383,6 +395,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
+    #[inline]
     pub fn get_venue_ap_group_radio_settings(
         &self,
         venue_id: &str,
@@ -413,6 +426,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
+    #[inline]
     pub fn update_venue_ap_group_radio_settings(
         &self,
         venue_id: &str,
@@ -442,6 +456,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities")]
+    #[inline]
     pub fn get_venue_ap_group_ap_model_capabilities(
         &self,
         venue_id: &str,
@@ -470,6 +485,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels")]
+    #[inline]
     pub fn get_venue_ap_group_wifi_available_channels(
         &self,
         venue_id: &str,
@@ -524,26 +540,31 @@ pub struct GetVenueApGroup<'a> {
 }
 impl<'a> GetVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -552,6 +573,7 @@ impl<'a> GetVenueApGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -602,21 +624,25 @@ pub struct UpdateVenueApGroup<'a> {
 }
 impl<'a> UpdateVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -624,6 +650,7 @@ impl<'a> UpdateVenueApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -638,6 +665,7 @@ impl<'a> UpdateVenueApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -655,6 +683,7 @@ impl<'a> UpdateVenueApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -709,21 +738,25 @@ pub struct DeleteVenueApGroup<'a> {
 }
 impl<'a> DeleteVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueApGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -731,6 +764,7 @@ impl<'a> DeleteVenueApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -745,6 +779,7 @@ impl<'a> DeleteVenueApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -762,6 +797,7 @@ impl<'a> DeleteVenueApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -816,21 +852,25 @@ pub struct CreateVenueApGroupAp<'a> {
 }
 impl<'a> CreateVenueApGroupAp<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueApGroupApVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -838,6 +878,7 @@ impl<'a> CreateVenueApGroupAp<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -852,6 +893,7 @@ impl<'a> CreateVenueApGroupAp<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -869,6 +911,7 @@ impl<'a> CreateVenueApGroupAp<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -923,21 +966,25 @@ pub struct AddApToVenueApGroup<'a> {
 }
 impl<'a> AddApToVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddApToVenueApGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -945,6 +992,7 @@ impl<'a> AddApToVenueApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -959,6 +1007,7 @@ impl<'a> AddApToVenueApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -976,6 +1025,7 @@ impl<'a> AddApToVenueApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1030,11 +1080,13 @@ pub struct QueryVenueApGroups<'a> {
 }
 impl<'a> QueryVenueApGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueApGroupsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1047,6 +1099,7 @@ impl<'a> QueryVenueApGroups<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponseApGroupQueryData> {
@@ -1055,22 +1108,26 @@ impl<'a> QueryVenueApGroups<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1082,6 +1139,7 @@ impl<'a> QueryVenueApGroups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1116,21 +1174,25 @@ pub struct GetVenueApGroupApModelAntennaTypeSettings<'a> {
 }
 impl<'a> GetVenueApGroupApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1139,6 +1201,7 @@ impl<'a> GetVenueApGroupApModelAntennaTypeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1173,26 +1236,31 @@ pub struct UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
 }
 impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1201,6 +1269,7 @@ impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1235,21 +1304,25 @@ pub struct GetVenueApGroupApModelBandModeSettings<'a> {
 }
 impl<'a> GetVenueApGroupApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1258,6 +1331,7 @@ impl<'a> GetVenueApGroupApModelBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1292,26 +1366,31 @@ pub struct UpdateVenueApGroupApModelBandModeSettings<'a> {
 }
 impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1320,6 +1399,7 @@ impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1354,21 +1434,25 @@ pub struct GetVenueApGroupApModelExternalAntennaSettings<'a> {
 }
 impl<'a> GetVenueApGroupApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1377,6 +1461,7 @@ impl<'a> GetVenueApGroupApModelExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1411,26 +1496,31 @@ pub struct UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
 }
 impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1439,6 +1529,7 @@ impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1473,21 +1564,25 @@ pub struct GetVenueApGroupRadioSettings<'a> {
 }
 impl<'a> GetVenueApGroupRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1496,6 +1591,7 @@ impl<'a> GetVenueApGroupRadioSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1530,26 +1626,31 @@ pub struct UpdateVenueApGroupRadioSettings<'a> {
 }
 impl<'a> UpdateVenueApGroupRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1558,6 +1659,7 @@ impl<'a> UpdateVenueApGroupRadioSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1592,21 +1694,25 @@ pub struct GetVenueApGroupApModelCapabilities<'a> {
 }
 impl<'a> GetVenueApGroupApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1615,6 +1721,7 @@ impl<'a> GetVenueApGroupApModelCapabilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1649,21 +1756,25 @@ pub struct GetVenueApGroupWifiAvailableChannels<'a> {
 }
 impl<'a> GetVenueApGroupWifiAvailableChannels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1672,6 +1783,7 @@ impl<'a> GetVenueApGroupWifiAvailableChannels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

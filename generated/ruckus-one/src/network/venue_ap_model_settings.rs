@@ -62,6 +62,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
 }
 impl VenueApModelAntennaTypeSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model: None,
@@ -151,6 +152,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
 }
 impl VenueApModelLanPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             client_isolation_enabled: None,
@@ -256,6 +258,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
 }
 impl VenueApModelLanPortSpecificSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             poe_mode: None,
@@ -334,6 +337,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
 }
 impl VenueApModelUsbPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model: None,
@@ -384,6 +388,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelAntennaTypeSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelAntennaTypeSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelAntennaTypeSettings")]
+    #[inline]
     pub fn get_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -410,6 +415,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelAntennaTypeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelAntennaTypeSettings")]
+    #[inline]
     pub fn update_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -436,6 +442,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelBandModeSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelBandModeSettings")]
+    #[inline]
     pub fn get_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -462,6 +469,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelBandModeSettings")]
+    #[inline]
     pub fn update_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -488,6 +496,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelExternalAntennaSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelExternalAntennaSettings")]
+    #[inline]
     pub fn get_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -514,6 +523,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelExternalAntennaSettings")]
+    #[inline]
     pub fn update_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -542,6 +552,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apModelLanPortSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelLanPortSettings")]
+    #[inline]
     pub fn get_venue_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -569,6 +580,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apModelLanPortSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelLanPortSettings")]
+    #[inline]
     pub fn update_venue_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -593,6 +605,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLedSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelLedSettings")]
+    #[inline]
     pub fn get_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -617,6 +630,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelLedSettings")]
+    #[inline]
     pub fn update_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -643,6 +657,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelUsbPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelUsbPortSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelUsbPortSettings")]
+    #[inline]
     pub fn get_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
@@ -669,6 +684,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelUsbPortSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelUsbPortSettings")]
+    #[inline]
     pub fn update_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
@@ -698,6 +714,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Each AP model entry carries the fields described by ApModelCapability; the envelope of the answer is not shown.
     #[doc(alias = "/venues/{venueId}/apModelCapabilities")]
     #[doc(alias = "GET /venues/{venueId}/apModelCapabilities")]
+    #[inline]
     pub fn get_venue_ap_model_capabilities(
         &self,
         venue_id: &str,
@@ -723,6 +740,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
     #[doc(alias = "getVenueApModelLanPortSpecificSettings")]
+    #[inline]
     pub fn get_venue_ap_model_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -753,6 +771,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
     #[doc(alias = "updateVenueApModelLanPortSpecificSettings")]
+    #[inline]
     pub fn update_venue_ap_model_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -784,6 +803,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
     #[doc(alias = "GET /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
     #[doc(alias = "getVenueApModelLanPortOverwriteSettings")]
+    #[inline]
     pub fn get_venue_ap_model_port_settings(
         &self,
         venue_id: &str,
@@ -814,6 +834,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
     #[doc(alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
     #[doc(alias = "updateVenueApModelLanPortOverwriteSettings")]
+    #[inline]
     pub fn update_venue_ap_model_port_settings(
         &self,
         venue_id: &str,
@@ -850,6 +871,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}"
     )]
+    #[inline]
     pub fn add_ethernet_port_profile_to_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -885,6 +907,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}"
     )]
+    #[inline]
     pub fn remove_ethernet_port_profile_from_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -914,6 +937,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apModels")]
     #[doc(alias = "GET /venues/{venueId}/apModels")]
+    #[inline]
     pub fn list_venue_ap_models(&self, venue_id: &str) -> ListVenueApModels<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -943,6 +967,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         alias = "DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}"
     )]
     #[doc(alias = "deactivateClientIsolationProfileOnVenueApModelLanPort")]
+    #[inline]
     pub fn deactivate_client_isolation_profile_on_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -980,6 +1005,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}"
     )]
     #[doc(alias = "activateClientIsolationProfileOnVenueApModelLanPort")]
+    #[inline]
     pub fn activate_client_isolation_profile_on_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -1017,6 +1043,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         alias = "DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}"
     )]
     #[doc(alias = "deactivateSoftGreProfileOnVenueApModelLanPort")]
+    #[inline]
     pub fn deactivate_soft_gre_profile_on_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -1055,6 +1082,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}"
     )]
     #[doc(alias = "activateSoftGreProfileOnVenueApModelLanPort")]
+    #[inline]
     pub fn activate_soft_gre_profile_on_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -1111,11 +1139,13 @@ pub struct GetVenueApModelAntennaTypeSettings<'a> {
 }
 impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApModelAntennaTypeSettingsVersion,
@@ -1124,16 +1154,19 @@ impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1142,6 +1175,7 @@ impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1192,11 +1226,13 @@ pub struct UpdateVenueApModelAntennaTypeSettings<'a> {
 }
 impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApModelAntennaTypeSettingsVersion,
@@ -1205,11 +1241,13 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1217,6 +1255,7 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1231,6 +1270,7 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1248,6 +1288,7 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1302,26 +1343,31 @@ pub struct GetVenueApModelBandModeSettings<'a> {
 }
 impl<'a> GetVenueApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelBandModeSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1333,6 +1379,7 @@ impl<'a> GetVenueApModelBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1385,11 +1432,13 @@ pub struct UpdateVenueApModelBandModeSettings<'a> {
 }
 impl<'a> UpdateVenueApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApModelBandModeSettingsVersion,
@@ -1398,11 +1447,13 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1410,6 +1461,7 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1424,6 +1476,7 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1441,6 +1494,7 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1495,11 +1549,13 @@ pub struct GetVenueApModelExternalAntennaSettings<'a> {
 }
 impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApModelExternalAntennaSettingsVersion,
@@ -1508,16 +1564,19 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1529,6 +1588,7 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1581,11 +1641,13 @@ pub struct UpdateVenueApModelExternalAntennaSettings<'a> {
 }
 impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApModelExternalAntennaSettingsVersion,
@@ -1594,11 +1656,13 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1606,6 +1670,7 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1620,6 +1685,7 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1637,6 +1703,7 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1675,21 +1742,25 @@ pub struct GetVenueApModelLanPortSettings<'a> {
 }
 impl<'a> GetVenueApModelLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1698,6 +1769,7 @@ impl<'a> GetVenueApModelLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1732,26 +1804,31 @@ pub struct UpdateVenueApModelLanPortSettings<'a> {
 }
 impl<'a> UpdateVenueApModelLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1760,6 +1837,7 @@ impl<'a> UpdateVenueApModelLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1810,26 +1888,31 @@ pub struct GetVenueApModelLedSettings<'a> {
 }
 impl<'a> GetVenueApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelLedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1841,6 +1924,7 @@ impl<'a> GetVenueApModelLedSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1891,21 +1975,25 @@ pub struct UpdateVenueApModelLedSettings<'a> {
 }
 impl<'a> UpdateVenueApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApModelLedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1913,6 +2001,7 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1927,6 +2016,7 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1944,6 +2034,7 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1998,26 +2089,31 @@ pub struct GetVenueApModelUsbPortSettings<'a> {
 }
 impl<'a> GetVenueApModelUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelUsbPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2026,6 +2122,7 @@ impl<'a> GetVenueApModelUsbPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2076,21 +2173,25 @@ pub struct UpdateVenueApModelUsbPortSettings<'a> {
 }
 impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApModelUsbPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2098,6 +2199,7 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2112,6 +2214,7 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2129,6 +2232,7 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2183,26 +2287,31 @@ pub struct GetVenueApModelCapabilities<'a> {
 }
 impl<'a> GetVenueApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelCapabilitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2214,6 +2323,7 @@ impl<'a> GetVenueApModelCapabilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2264,11 +2374,13 @@ pub struct GetVenueApModelLanPortSpecificSettings<'a> {
 }
 impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApModelLanPortSpecificSettingsVersion,
@@ -2277,16 +2389,19 @@ impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2295,6 +2410,7 @@ impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2345,11 +2461,13 @@ pub struct UpdateVenueApModelLanPortSpecificSettings<'a> {
 }
 impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApModelLanPortSpecificSettingsVersion,
@@ -2358,11 +2476,13 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2370,6 +2490,7 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2384,6 +2505,7 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2401,6 +2523,7 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2455,26 +2578,31 @@ pub struct GetVenueApModelPortSettings<'a> {
 }
 impl<'a> GetVenueApModelPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2483,6 +2611,7 @@ impl<'a> GetVenueApModelPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2533,21 +2662,25 @@ pub struct UpdateVenueApModelPortSettings<'a> {
 }
 impl<'a> UpdateVenueApModelPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApModelPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2555,6 +2688,7 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2569,6 +2703,7 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2586,6 +2721,7 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2640,11 +2776,13 @@ pub struct AddEthernetPortProfileToVenueApModelLanPort<'a> {
 }
 impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddEthernetPortProfileToVenueApModelLanPortVersion,
@@ -2653,11 +2791,13 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2665,6 +2805,7 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2679,6 +2820,7 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2696,6 +2838,7 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2750,11 +2893,13 @@ pub struct RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
 }
 impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveEthernetPortProfileFromVenueApModelLanPortVersion,
@@ -2763,11 +2908,13 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2775,6 +2922,7 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2789,6 +2937,7 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2806,6 +2955,7 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2844,21 +2994,25 @@ pub struct ListVenueApModels<'a> {
 }
 impl<'a> ListVenueApModels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2867,6 +3021,7 @@ impl<'a> ListVenueApModels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2917,11 +3072,13 @@ pub struct DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
 }
 impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateClientIsolationProfileOnVenueApModelLanPortVersion,
@@ -2930,11 +3087,13 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2942,6 +3101,7 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2956,6 +3116,7 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2975,6 +3136,7 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3029,11 +3191,13 @@ pub struct ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
 }
 impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateClientIsolationProfileOnVenueApModelLanPortVersion,
@@ -3042,11 +3206,13 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3054,6 +3220,7 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3068,6 +3235,7 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3087,6 +3255,7 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3141,11 +3310,13 @@ pub struct DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
 }
 impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateSoftGreProfileOnVenueApModelLanPortVersion,
@@ -3154,11 +3325,13 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3166,6 +3339,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3180,6 +3354,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3199,6 +3374,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3253,16 +3429,19 @@ pub struct ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
 }
 impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateSoftGreProfileOnVenueApModelLanPortVersion,
@@ -3271,11 +3450,13 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3283,6 +3464,7 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3297,6 +3479,7 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3316,6 +3499,7 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

@@ -62,6 +62,7 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
 }
 impl VenueApManagementTrafficVlanSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             vlan_id: None,
@@ -144,6 +145,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
 }
 impl VenueApMeshSettingsV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -348,6 +350,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
 }
 impl VenueApRadio6GHzSettingsV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -523,6 +526,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
 }
 impl VenueApRadioSettingsV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             radio_params24g: None,
@@ -618,6 +622,7 @@ impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
 }
 impl VenueApTlsKeyEnhancedModeSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tls_key_enhanced_mode_enabled: None,
@@ -662,6 +667,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApBssColoringSettings::version`)
     #[doc(alias = "/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "GET /venues/{venueId}/apBssColoringSettings")]
+    #[inline]
     pub fn get_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -688,6 +694,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apBssColoringSettings")]
+    #[inline]
     pub fn update_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -714,6 +721,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApCellularSettings::version`)
     #[doc(alias = "/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "GET /venues/{venueId}/apCellularSettings")]
+    #[inline]
     pub fn get_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -738,6 +746,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apCellularSettings")]
+    #[inline]
     pub fn update_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -764,6 +773,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApClientAdmissionControlSettings::version`)
     #[doc(alias = "/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "GET /venues/{venueId}/apClientAdmissionControlSettings")]
+    #[inline]
     pub fn get_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -790,6 +800,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apClientAdmissionControlSettings")]
+    #[inline]
     pub fn update_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -816,6 +827,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDirectedMulticastSettings::version`)
     #[doc(alias = "/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "GET /venues/{venueId}/apDirectedMulticastSettings")]
+    #[inline]
     pub fn get_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -842,6 +854,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apDirectedMulticastSettings")]
+    #[inline]
     pub fn update_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -868,6 +881,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDosProtectionSettings::version`)
     #[doc(alias = "/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "GET /venues/{venueId}/apDosProtectionSettings")]
+    #[inline]
     pub fn get_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -894,6 +908,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apDosProtectionSettings")]
+    #[inline]
     pub fn update_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -922,6 +937,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apIotSettings")]
     #[doc(alias = "GET /venues/{venueId}/apIotSettings")]
+    #[inline]
     pub fn get_venue_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -947,6 +963,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apIotSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apIotSettings")]
+    #[inline]
     pub fn update_venue_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -971,6 +988,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apIpModeSettings")]
     #[doc(alias = "GET /venues/{venueId}/apIpModeSettings")]
+    #[inline]
     pub fn get_venue_ap_ip_mode_settings(
         &self,
         venue_id: &str,
@@ -996,6 +1014,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apIpModeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apIpModeSettings")]
+    #[inline]
     pub fn update_venue_ap_ip_mode_settings(
         &self,
         venue_id: &str,
@@ -1018,6 +1037,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApLoadBalancingSettings::version`)
     #[doc(alias = "/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "GET /venues/{venueId}/apLoadBalancingSettings")]
+    #[inline]
     pub fn get_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -1044,6 +1064,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apLoadBalancingSettings")]
+    #[inline]
     pub fn update_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -1070,6 +1091,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApManagementTrafficVlanSettings::version`)
     #[doc(alias = "/venues/{venueId}/apManagementTrafficVlanSettings")]
     #[doc(alias = "GET /venues/{venueId}/apManagementTrafficVlanSettings")]
+    #[inline]
     pub fn get_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -1096,6 +1118,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apManagementTrafficVlanSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apManagementTrafficVlanSettings")]
+    #[inline]
     pub fn update_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -1122,6 +1145,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueApMeshSettings::version`)
     #[doc(alias = "/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "GET /venues/{venueId}/apMeshSettings")]
+    #[inline]
     pub fn get_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -1144,6 +1168,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     #[doc(alias = "/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "GET /venues/{venueId}/apMeshSettings")]
+    #[inline]
     pub fn get_venue_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -1168,6 +1193,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apMeshSettings")]
+    #[inline]
     pub fn update_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -1194,6 +1220,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apMeshSettings")]
+    #[inline]
     pub fn update_venue_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -1218,6 +1245,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApMulticastDnsFencingSettings::version`)
     #[doc(alias = "/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "GET /venues/{venueId}/apMulticastDnsFencingSettings")]
+    #[inline]
     pub fn get_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1244,6 +1272,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apMulticastDnsFencingSettings")]
+    #[inline]
     pub fn update_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1274,6 +1303,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "GET /venues/{venueId}/apRadioSettings")]
+    #[inline]
     pub fn get_venue_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -1300,6 +1330,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "GET /venues/{venueId}/apRadioSettings")]
+    #[inline]
     pub fn get_venue_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -1327,6 +1358,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apRadioSettings")]
+    #[inline]
     pub fn update_venue_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -1356,6 +1388,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apRadioSettings")]
+    #[inline]
     pub fn update_venue_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -1382,6 +1415,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRadiusOptions::version`)
     #[doc(alias = "/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "GET /venues/{venueId}/apRadiusOptions")]
+    #[inline]
     pub fn get_venue_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1406,6 +1440,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "PUT /venues/{venueId}/apRadiusOptions")]
+    #[inline]
     pub fn update_venue_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1430,6 +1465,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRebootTimeoutSettings::version`)
     #[doc(alias = "/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "GET /venues/{venueId}/apRebootTimeoutSettings")]
+    #[inline]
     pub fn get_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1456,6 +1492,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apRebootTimeoutSettings")]
+    #[inline]
     pub fn update_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1482,6 +1519,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApSmartMonitorSettings::version`)
     #[doc(alias = "/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "GET /venues/{venueId}/apSmartMonitorSettings")]
+    #[inline]
     pub fn get_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1508,6 +1546,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apSmartMonitorSettings")]
+    #[inline]
     pub fn update_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1534,6 +1573,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApTlsKeyEnhancedSettings::version`)
     #[doc(alias = "/venues/{venueId}/apTlsKeyEnhancedSettings")]
     #[doc(alias = "GET /venues/{venueId}/apTlsKeyEnhancedSettings")]
+    #[inline]
     pub fn get_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
@@ -1560,6 +1600,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apTlsKeyEnhancedSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apTlsKeyEnhancedSettings")]
+    #[inline]
     pub fn update_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
@@ -1615,26 +1656,31 @@ pub struct GetVenueApBssColoringSettings<'a> {
 }
 impl<'a> GetVenueApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApBssColoringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1646,6 +1692,7 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1696,21 +1743,25 @@ pub struct UpdateVenueApBssColoringSettings<'a> {
 }
 impl<'a> UpdateVenueApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApBssColoringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1718,6 +1769,7 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1732,6 +1784,7 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1749,6 +1802,7 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1803,26 +1857,31 @@ pub struct GetVenueApCellularSettings<'a> {
 }
 impl<'a> GetVenueApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApCellularSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1834,6 +1893,7 @@ impl<'a> GetVenueApCellularSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1884,21 +1944,25 @@ pub struct UpdateVenueApCellularSettings<'a> {
 }
 impl<'a> UpdateVenueApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApCellularSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1906,6 +1970,7 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1920,6 +1985,7 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1937,6 +2003,7 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1991,11 +2058,13 @@ pub struct GetVenueApClientAdmissionControlSettings<'a> {
 }
 impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApClientAdmissionControlSettingsVersion,
@@ -2004,16 +2073,19 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2025,6 +2097,7 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2077,11 +2150,13 @@ pub struct UpdateVenueApClientAdmissionControlSettings<'a> {
 }
 impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApClientAdmissionControlSettingsVersion,
@@ -2090,11 +2165,13 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2102,6 +2179,7 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2116,6 +2194,7 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2133,6 +2212,7 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2187,11 +2267,13 @@ pub struct GetVenueApDirectedMulticastSettings<'a> {
 }
 impl<'a> GetVenueApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApDirectedMulticastSettingsVersion,
@@ -2200,16 +2282,19 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2221,6 +2306,7 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2273,11 +2359,13 @@ pub struct UpdateVenueApDirectedMulticastSettings<'a> {
 }
 impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApDirectedMulticastSettingsVersion,
@@ -2286,11 +2374,13 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2298,6 +2388,7 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2312,6 +2403,7 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2329,6 +2421,7 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2383,26 +2476,31 @@ pub struct GetVenueApDosProtectionSettings<'a> {
 }
 impl<'a> GetVenueApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApDosProtectionSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2414,6 +2512,7 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2464,11 +2563,13 @@ pub struct UpdateVenueApDosProtectionSettings<'a> {
 }
 impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApDosProtectionSettingsVersion,
@@ -2477,11 +2578,13 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2489,6 +2592,7 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2503,6 +2607,7 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2520,6 +2625,7 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2558,21 +2664,25 @@ pub struct GetVenueApIotSettings<'a> {
 }
 impl<'a> GetVenueApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2581,6 +2691,7 @@ impl<'a> GetVenueApIotSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2615,26 +2726,31 @@ pub struct UpdateVenueApIotSettings<'a> {
 }
 impl<'a> UpdateVenueApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2643,6 +2759,7 @@ impl<'a> UpdateVenueApIotSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2677,21 +2794,25 @@ pub struct GetVenueApIpModeSettings<'a> {
 }
 impl<'a> GetVenueApIpModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2700,6 +2821,7 @@ impl<'a> GetVenueApIpModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2734,26 +2856,31 @@ pub struct UpdateVenueApIpModeSettings<'a> {
 }
 impl<'a> UpdateVenueApIpModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2762,6 +2889,7 @@ impl<'a> UpdateVenueApIpModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2812,26 +2940,31 @@ pub struct GetVenueApLoadBalancingSettings<'a> {
 }
 impl<'a> GetVenueApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApLoadBalancingSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2843,6 +2976,7 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2893,11 +3027,13 @@ pub struct UpdateVenueApLoadBalancingSettings<'a> {
 }
 impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApLoadBalancingSettingsVersion,
@@ -2906,11 +3042,13 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2918,6 +3056,7 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2932,6 +3071,7 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2949,6 +3089,7 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3003,11 +3144,13 @@ pub struct GetVenueApManagementTrafficVlanSettings<'a> {
 }
 impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApManagementTrafficVlanSettingsVersion,
@@ -3016,16 +3159,19 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3034,6 +3180,7 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3084,11 +3231,13 @@ pub struct UpdateVenueApManagementTrafficVlanSettings<'a> {
 }
 impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApManagementTrafficVlanSettingsVersion,
@@ -3097,11 +3246,13 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3109,6 +3260,7 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3123,6 +3275,7 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3140,6 +3293,7 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3194,26 +3348,31 @@ pub struct GetVenueApMeshSettings<'a> {
 }
 impl<'a> GetVenueApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApMeshSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3222,6 +3381,7 @@ impl<'a> GetVenueApMeshSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3256,21 +3416,25 @@ pub struct GetVenueApMeshSettingsV1<'a> {
 }
 impl<'a> GetVenueApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3279,6 +3443,7 @@ impl<'a> GetVenueApMeshSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3329,21 +3494,25 @@ pub struct UpdateVenueApMeshSettings<'a> {
 }
 impl<'a> UpdateVenueApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApMeshSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3351,6 +3520,7 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3365,6 +3535,7 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3382,6 +3553,7 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3420,16 +3592,19 @@ pub struct UpdateVenueApMeshSettingsV1<'a> {
 }
 impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3437,6 +3612,7 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3451,6 +3627,7 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3468,6 +3645,7 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3522,11 +3700,13 @@ pub struct GetVenueApMulticastDnsFencingSettings<'a> {
 }
 impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApMulticastDnsFencingSettingsVersion,
@@ -3535,16 +3715,19 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3556,6 +3739,7 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3608,11 +3792,13 @@ pub struct UpdateVenueApMulticastDnsFencingSettings<'a> {
 }
 impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApMulticastDnsFencingSettingsVersion,
@@ -3621,11 +3807,13 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3633,6 +3821,7 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3647,6 +3836,7 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3664,6 +3854,7 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3718,6 +3909,7 @@ pub struct GetVenueApRadioSettings<'a> {
 }
 impl<'a> GetVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3726,26 +3918,31 @@ impl<'a> GetVenueApRadioSettings<'a> {
     ///
     /// query parameter `defaultOnly`; `boolean`; default: false.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadioSettings).
+    #[inline]
     pub fn default_only(mut self, default_only: bool) -> Self {
         self.req.query("defaultOnly", &default_only);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApRadioSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3754,6 +3951,7 @@ impl<'a> GetVenueApRadioSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3788,6 +3986,7 @@ pub struct GetVenueApRadioSettingsV1<'a> {
 }
 impl<'a> GetVenueApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3796,21 +3995,25 @@ impl<'a> GetVenueApRadioSettingsV1<'a> {
     ///
     /// query parameter `defaultOnly`; `boolean`; default: false.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadioSettings).
+    #[inline]
     pub fn default_only(mut self, default_only: bool) -> Self {
         self.req.query("defaultOnly", &default_only);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3819,6 +4022,7 @@ impl<'a> GetVenueApRadioSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3869,21 +4073,25 @@ pub struct UpdateVenueApRadioSettings<'a> {
 }
 impl<'a> UpdateVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApRadioSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3891,6 +4099,7 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3905,6 +4114,7 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3922,6 +4132,7 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3960,16 +4171,19 @@ pub struct UpdateVenueApRadioSettingsV1<'a> {
 }
 impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3977,6 +4191,7 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3991,6 +4206,7 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4008,6 +4224,7 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4062,26 +4279,31 @@ pub struct GetVenueApRadiusOptions<'a> {
 }
 impl<'a> GetVenueApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApRadiusOptionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4093,6 +4315,7 @@ impl<'a> GetVenueApRadiusOptions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4143,21 +4366,25 @@ pub struct UpdateVenueApRadiusOptions<'a> {
 }
 impl<'a> UpdateVenueApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApRadiusOptionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4165,6 +4392,7 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4179,6 +4407,7 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4196,6 +4425,7 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4250,26 +4480,31 @@ pub struct GetVenueApRebootTimeoutSettings<'a> {
 }
 impl<'a> GetVenueApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApRebootTimeoutSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4281,6 +4516,7 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4331,11 +4567,13 @@ pub struct UpdateVenueApRebootTimeoutSettings<'a> {
 }
 impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApRebootTimeoutSettingsVersion,
@@ -4344,11 +4582,13 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4356,6 +4596,7 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4370,6 +4611,7 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4387,6 +4629,7 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4441,26 +4684,31 @@ pub struct GetVenueApSmartMonitorSettings<'a> {
 }
 impl<'a> GetVenueApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApSmartMonitorSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4472,6 +4720,7 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4522,21 +4771,25 @@ pub struct UpdateVenueApSmartMonitorSettings<'a> {
 }
 impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApSmartMonitorSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4544,6 +4797,7 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4558,6 +4812,7 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4575,6 +4830,7 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4629,26 +4885,31 @@ pub struct GetVenueApTlsKeyEnhancedSettings<'a> {
 }
 impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApTlsKeyEnhancedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4657,6 +4918,7 @@ impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4707,11 +4969,13 @@ pub struct UpdateVenueApTlsKeyEnhancedSettings<'a> {
 }
 impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApTlsKeyEnhancedSettingsVersion,
@@ -4720,11 +4984,13 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4732,6 +4998,7 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4746,6 +5013,7 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4763,6 +5031,7 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

@@ -120,6 +120,7 @@ impl<'de> serde::Deserialize<'de> for AaaSetting {
 }
 impl AaaSetting {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -316,6 +317,7 @@ impl<'de> serde::Deserialize<'de> for ApplyRequest {
 }
 impl ApplyRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             overrides: None,
@@ -377,6 +379,7 @@ impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
 }
 impl ApplyTemplateResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -438,6 +441,7 @@ impl<'de> serde::Deserialize<'de> for DiffData {
 }
 impl DiffData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             path: None,
@@ -505,6 +509,7 @@ impl<'de> serde::Deserialize<'de> for DiffReport {
 }
 impl DiffReport {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             diff_name: None,
@@ -572,6 +577,7 @@ impl<'de> serde::Deserialize<'de> for DriftInstance {
 }
 impl DriftInstance {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_id: None,
@@ -645,6 +651,7 @@ impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
 }
 impl DriftInstanceResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             data: None,
@@ -715,6 +722,7 @@ impl<'de> serde::Deserialize<'de> for EnforceRequest {
 }
 impl EnforceRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_enforced: None,
@@ -830,6 +838,7 @@ impl<'de> serde::Deserialize<'de> for HierarchyNode {
 }
 impl HierarchyNode {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1172,6 +1181,7 @@ impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
 }
 impl HierarchyQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1302,6 +1312,7 @@ impl<'de> serde::Deserialize<'de> for TemplateData {
 }
 impl TemplateData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1450,6 +1461,7 @@ impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
 }
 impl TemplateInstanceQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filter: None,
@@ -1523,6 +1535,7 @@ impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
 }
 impl UpdateVenueSettingBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1626,6 +1639,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplate {
 }
 impl VenueTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1723,6 +1737,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
 }
 impl VenueTemplateAaaServerResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1827,6 +1842,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
 }
 impl VenueTemplateAaaServerView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1984,6 +2000,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView {
 }
 impl VenueTemplateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2127,6 +2144,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
 }
 impl VenueTemplateView2 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, address: super::common::VenueAddress) -> Self {
         Self {
             id: None,
@@ -2263,6 +2281,7 @@ impl<'de> serde::Deserialize<'de> for VenueV1 {
 }
 impl VenueV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2378,6 +2397,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "GetVenueTemplateSetting_1_1")]
+    #[inline]
     pub fn get_venue_template_switch_settings(
         &self,
         venue_id: &str,
@@ -2404,6 +2424,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "GetVenueTemplateSetting_1_1")]
+    #[inline]
     pub fn get_venue_template_switch_settings_v1(
         &self,
         venue_id: &str,
@@ -2431,6 +2452,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "UpdateVenueTemplateSetting_1_1")]
+    #[inline]
     pub fn update_venue_template_switch_settings(
         &self,
         venue_id: &str,
@@ -2460,6 +2482,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "UpdateVenueTemplateSetting_1_1")]
+    #[inline]
     pub fn update_venue_template_switch_settings_v1(
         &self,
         venue_id: &str,
@@ -2488,6 +2511,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GetVenueTemplateAaaSettings_1_1")]
+    #[inline]
     pub fn get_venue_template_aaa_settings(
         &self,
         venue_id: &str,
@@ -2512,6 +2536,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GetVenueTemplateAaaSettings_1_1")]
+    #[inline]
     pub fn get_venue_template_aaa_settings_v1(
         &self,
         venue_id: &str,
@@ -2539,6 +2564,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "UpdateVenueTemplateAaaSetting")]
+    #[inline]
     pub fn update_venue_template_aaa_settings(
         &self,
         venue_id: &str,
@@ -2568,6 +2594,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "AddVenueTemplateAaaServer_1_1")]
+    #[inline]
     pub fn create_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2597,6 +2624,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "AddVenueTemplateAaaServer_1_1")]
+    #[inline]
     pub fn create_venue_template_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -2630,6 +2658,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/query")]
     #[doc(alias = "POST /templates/venues/{venueId}/aaaServers/query")]
     #[doc(alias = "QueryVenueTemplateAaaServers")]
+    #[inline]
     pub fn query_venue_template_aaa_servers(
         &self,
         venue_id: &str,
@@ -2659,6 +2688,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "GET /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "GetVenueTemplateAaaServer")]
+    #[inline]
     pub fn get_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2686,6 +2716,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "UpdateVenueTemplateAaaServer_1_1")]
+    #[inline]
     pub fn update_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2717,6 +2748,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "UpdateVenueTemplateAaaServer_1_1")]
+    #[inline]
     pub fn update_venue_template_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -2747,6 +2779,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "DeleteVenueTemplateAaaServer")]
+    #[inline]
     pub fn delete_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2774,6 +2807,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/templates/{templateId}/dependencies/query")]
     #[doc(alias = "POST /templates/{templateId}/dependencies/query")]
+    #[inline]
     pub fn query_template_dependencies(
         &self,
         template_id: &str,
@@ -2804,6 +2838,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/{templateId}/instances/query")]
     #[doc(alias = "POST /templates/{templateId}/instances/query")]
     #[doc(alias = "queryInstances")]
+    #[inline]
     pub fn query_template_instances(
         &self,
         template_id: &str,
@@ -2830,6 +2865,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/{templateId}/enforcementSettings")]
     #[doc(alias = "PUT /templates/{templateId}/enforcementSettings")]
+    #[inline]
     pub fn update_template_enforcement_settings(
         &self,
         template_id: &str,
@@ -2858,6 +2894,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ApplyTemplateToTenant::version`)
     #[doc(alias = "/templates/{templateId}/tenants/{tenantId}")]
     #[doc(alias = "POST /templates/{templateId}/tenants/{tenantId}")]
+    #[inline]
     pub fn apply_template_to_tenant(
         &self,
         template_id: &str,
@@ -2884,6 +2921,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTemplateTenantDiffReports::version`)
     #[doc(alias = "/templates/{templateId}/tenants/{tenantId}/diffReports")]
     #[doc(alias = "GET /templates/{templateId}/tenants/{tenantId}/diffReports")]
+    #[inline]
     pub fn get_template_tenant_diff_reports(
         &self,
         template_id: &str,
@@ -2911,6 +2949,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/{templateId}/tenants/{tenantId}/diffReports")]
     #[doc(alias = "PATCH /templates/{templateId}/tenants/{tenantId}/diffReports")]
+    #[inline]
     pub fn patch_template_tenant_diff_reports(
         &self,
         template_id: &str,
@@ -2937,6 +2976,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues")]
     #[doc(alias = "POST /templates/venues")]
+    #[inline]
     pub fn create_venue_template(
         &self,
         body: &VenueTemplateView2,
@@ -2966,6 +3006,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/query")]
     #[doc(alias = "POST /templates/venues/query")]
     #[doc(alias = "getVenueTemplates")]
+    #[inline]
     pub fn query_venue_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2989,6 +3030,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplate::version`)
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
     #[doc(alias = "GET /templates/venues/{venueTemplateId}")]
+    #[inline]
     pub fn get_venue_template(&self, venue_template_id: &str) -> GetVenueTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3010,6 +3052,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
     #[doc(alias = "PUT /templates/venues/{venueTemplateId}")]
+    #[inline]
     pub fn update_venue_template(
         &self,
         venue_template_id: &str,
@@ -3035,6 +3078,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
     #[doc(alias = "DELETE /templates/venues/{venueTemplateId}")]
+    #[inline]
     pub fn delete_venue_template(
         &self,
         venue_template_id: &str,
@@ -3060,6 +3104,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "DeleteVenueTemplateAaaServers")]
+    #[inline]
     pub fn delete_venue_template_aaa_servers(
         &self,
         venue_id: &str,
@@ -3088,6 +3133,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/query")]
     #[doc(alias = "POST /templates/query")]
     #[doc(alias = "getTemplates")]
+    #[inline]
     pub fn get_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -3136,26 +3182,31 @@ pub struct GetVenueTemplateSwitchSettings<'a> {
 }
 impl<'a> GetVenueTemplateSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateSwitchSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3164,6 +3215,7 @@ impl<'a> GetVenueTemplateSwitchSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3198,27 +3250,32 @@ pub struct GetVenueTemplateSwitchSettingsV1<'a> {
 }
 impl<'a> GetVenueTemplateSwitchSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<VenueV1, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3266,26 +3323,31 @@ pub struct UpdateVenueTemplateSwitchSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueTemplateSwitchSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3294,6 +3356,7 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3328,27 +3391,32 @@ pub struct UpdateVenueTemplateSwitchSettingsV1<'a> {
 }
 impl<'a> UpdateVenueTemplateSwitchSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<VenueV1, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3396,26 +3464,31 @@ pub struct GetVenueTemplateAaaSettings<'a> {
 }
 impl<'a> GetVenueTemplateAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateAaaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3424,6 +3497,7 @@ impl<'a> GetVenueTemplateAaaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3458,21 +3532,25 @@ pub struct GetVenueTemplateAaaSettingsV1<'a> {
 }
 impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3481,6 +3559,7 @@ impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3531,26 +3610,31 @@ pub struct UpdateVenueTemplateAaaSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueTemplateAaaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3559,6 +3643,7 @@ impl<'a> UpdateVenueTemplateAaaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3609,26 +3694,31 @@ pub struct CreateVenueTemplateAaaServer<'a> {
 }
 impl<'a> CreateVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueTemplateAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3637,6 +3727,7 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3671,21 +3762,25 @@ pub struct CreateVenueTemplateAaaServerV1<'a> {
 }
 impl<'a> CreateVenueTemplateAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3694,6 +3789,7 @@ impl<'a> CreateVenueTemplateAaaServerV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3744,11 +3840,13 @@ pub struct QueryVenueTemplateAaaServers<'a> {
 }
 impl<'a> QueryVenueTemplateAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueTemplateAaaServersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3761,26 +3859,31 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, VenueTemplateAaaServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3789,6 +3892,7 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3839,26 +3943,31 @@ pub struct GetVenueTemplateAaaServer<'a> {
 }
 impl<'a> GetVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3867,6 +3976,7 @@ impl<'a> GetVenueTemplateAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3917,26 +4027,31 @@ pub struct UpdateVenueTemplateAaaServer<'a> {
 }
 impl<'a> UpdateVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueTemplateAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3945,6 +4060,7 @@ impl<'a> UpdateVenueTemplateAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3979,21 +4095,25 @@ pub struct UpdateVenueTemplateAaaServerV1<'a> {
 }
 impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4002,6 +4122,7 @@ impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4052,26 +4173,31 @@ pub struct DeleteVenueTemplateAaaServer<'a> {
 }
 impl<'a> DeleteVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueTemplateAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4080,6 +4206,7 @@ impl<'a> DeleteVenueTemplateAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4130,11 +4257,13 @@ pub struct QueryTemplateDependencies<'a> {
 }
 impl<'a> QueryTemplateDependencies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryTemplateDependenciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4147,26 +4276,31 @@ impl<'a> QueryTemplateDependencies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, HierarchyQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, HierarchyNode> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4175,6 +4309,7 @@ impl<'a> QueryTemplateDependencies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4225,6 +4360,7 @@ pub struct QueryTemplateInstances<'a> {
 }
 impl<'a> QueryTemplateInstances<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4233,6 +4369,7 @@ impl<'a> QueryTemplateInstances<'a> {
     ///
     /// query parameter `page`; `integer`; default: 1.
     /// Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4241,11 +4378,13 @@ impl<'a> QueryTemplateInstances<'a> {
     ///
     /// query parameter `pageSize`; `integer`; default: 20.
     /// Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
+    #[inline]
     pub fn page_size(mut self, page_size: i64) -> Self {
         self.req.query("pageSize", &page_size);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryTemplateInstancesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4258,26 +4397,31 @@ impl<'a> QueryTemplateInstances<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the `page` query parameter; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DriftInstanceResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DriftInstance> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4286,6 +4430,7 @@ impl<'a> QueryTemplateInstances<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4336,21 +4481,25 @@ pub struct UpdateTemplateEnforcementSettings<'a> {
 }
 impl<'a> UpdateTemplateEnforcementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateTemplateEnforcementSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4358,6 +4507,7 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4372,6 +4522,7 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4389,6 +4540,7 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4443,26 +4595,31 @@ pub struct ApplyTemplateToTenant<'a> {
 }
 impl<'a> ApplyTemplateToTenant<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ApplyTemplateToTenantVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4471,6 +4628,7 @@ impl<'a> ApplyTemplateToTenant<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4521,26 +4679,31 @@ pub struct GetTemplateTenantDiffReports<'a> {
 }
 impl<'a> GetTemplateTenantDiffReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTemplateTenantDiffReportsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4549,6 +4712,7 @@ impl<'a> GetTemplateTenantDiffReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4599,21 +4763,25 @@ pub struct PatchTemplateTenantDiffReports<'a> {
 }
 impl<'a> PatchTemplateTenantDiffReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchTemplateTenantDiffReportsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4621,6 +4789,7 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4635,6 +4804,7 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4652,6 +4822,7 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4706,21 +4877,25 @@ pub struct CreateVenueTemplate<'a> {
 }
 impl<'a> CreateVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4728,6 +4903,7 @@ impl<'a> CreateVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4742,6 +4918,7 @@ impl<'a> CreateVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4759,6 +4936,7 @@ impl<'a> CreateVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4813,11 +4991,13 @@ pub struct QueryVenueTemplates<'a> {
 }
 impl<'a> QueryVenueTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4830,26 +5010,31 @@ impl<'a> QueryVenueTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VenueRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4858,6 +5043,7 @@ impl<'a> QueryVenueTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4908,26 +5094,31 @@ pub struct GetVenueTemplate<'a> {
 }
 impl<'a> GetVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4936,6 +5127,7 @@ impl<'a> GetVenueTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4986,21 +5178,25 @@ pub struct UpdateVenueTemplate<'a> {
 }
 impl<'a> UpdateVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5008,6 +5204,7 @@ impl<'a> UpdateVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5022,6 +5219,7 @@ impl<'a> UpdateVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5039,6 +5237,7 @@ impl<'a> UpdateVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5093,21 +5292,25 @@ pub struct DeleteVenueTemplate<'a> {
 }
 impl<'a> DeleteVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5115,6 +5318,7 @@ impl<'a> DeleteVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5129,6 +5333,7 @@ impl<'a> DeleteVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5146,6 +5351,7 @@ impl<'a> DeleteVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5200,26 +5406,31 @@ pub struct DeleteVenueTemplateAaaServers<'a> {
 }
 impl<'a> DeleteVenueTemplateAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueTemplateAaaServersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5228,6 +5439,7 @@ impl<'a> DeleteVenueTemplateAaaServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5278,26 +5490,31 @@ pub struct GetTemplates<'a> {
 }
 impl<'a> GetTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5306,6 +5523,7 @@ impl<'a> GetTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -66,6 +66,7 @@ impl<'de> serde::Deserialize<'de> for VenueLanPort {
 }
 impl VenueLanPort {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(untag_id: i64, vlan_members: String) -> Self {
         Self {
             enabled: None,
@@ -215,6 +216,7 @@ impl<'de> serde::Deserialize<'de> for WifiVenueApModelLanPortSettings {
 }
 impl WifiVenueApModelLanPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             lan_ports: None,
@@ -283,6 +285,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/apGroups/query")]
     #[doc(alias = "POST /templates/venues/apGroups/query")]
     #[doc(alias = "getApGroupTemplates")]
+    #[inline]
     pub fn get_ap_group_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -308,6 +311,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "getVenueTemplateApBssColoringSettings")]
+    #[inline]
     pub fn get_venue_template_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -336,6 +340,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "updateVenueTemplateApBssColoringSettings")]
+    #[inline]
     pub fn update_venue_template_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -364,6 +369,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "getVenueTemplateApCellularSettings")]
+    #[inline]
     pub fn get_venue_template_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -392,6 +398,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "updateVenueTemplateApCellularSettings")]
+    #[inline]
     pub fn update_venue_template_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -420,6 +427,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "getVenueTemplateApClientAdmissionControlSettings")]
+    #[inline]
     pub fn get_venue_template_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -448,6 +456,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "updateVenueTemplateApClientAdmissionControlSettings")]
+    #[inline]
     pub fn update_venue_template_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -476,6 +485,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "getVenueTemplateApDirectedMulticastSettings")]
+    #[inline]
     pub fn get_venue_template_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -504,6 +514,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "updateVenueTemplateApDirectedMulticastSettings")]
+    #[inline]
     pub fn update_venue_template_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -532,6 +543,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "getVenueTemplateApDosProtectionSettings")]
+    #[inline]
     pub fn get_venue_template_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -560,6 +572,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "updateVenueTemplateApDosProtectionSettings")]
+    #[inline]
     pub fn update_venue_template_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -590,6 +603,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups")]
     #[doc(alias = "POST /templates/venues/{venueId}/apGroups")]
     #[doc(alias = "addVenueApGroupTemplate")]
+    #[inline]
     pub fn add_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -618,6 +632,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "deleteVenueApGroupTemplate")]
+    #[inline]
     pub fn delete_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -644,6 +659,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "GET /templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "getVenueApGroupTemplate")]
+    #[inline]
     pub fn get_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -672,6 +688,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "updateVenueApGroupTemplate")]
+    #[inline]
     pub fn update_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -702,6 +719,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}/cloneSettings")]
     #[doc(alias = "POST /templates/venues/{venueId}/apGroups/{apGroupId}/cloneSettings")]
     #[doc(alias = "cloneVenueApGroupTemplate")]
+    #[inline]
     pub fn clone_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -729,6 +747,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "getVenueTemplateApLoadBalancingSettings")]
+    #[inline]
     pub fn get_venue_template_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -757,6 +776,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "updateVenueTemplateApLoadBalancingSettings")]
+    #[inline]
     pub fn update_venue_template_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -785,6 +805,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "getVenueTemplateApMeshSettingsV1")]
+    #[inline]
     pub fn get_venue_template_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -813,6 +834,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "updateVenueTemplateApMeshSettingsV1")]
+    #[inline]
     pub fn update_venue_template_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -841,6 +863,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "getVenueTemplateBandModeSettings")]
+    #[inline]
     pub fn get_venue_template_band_mode_settings(
         &self,
         venue_id: &str,
@@ -869,6 +892,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "updateVenueTemplateBandModeSettings")]
+    #[inline]
     pub fn update_venue_template_band_mode_settings(
         &self,
         venue_id: &str,
@@ -897,6 +921,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelCapabilities")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelCapabilities")]
     #[doc(alias = "getVenueTemplateApModelCapabilities")]
+    #[inline]
     pub fn get_venue_template_ap_model_capabilities(
         &self,
         venue_id: &str,
@@ -923,6 +948,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "getVenueTemplateApModelExternalAntennaSettings")]
+    #[inline]
     pub fn get_venue_template_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -951,6 +977,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "updateVenueTemplateApModelExternalAntennaSettings")]
+    #[inline]
     pub fn update_venue_template_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -979,6 +1006,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelLanPortSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelLanPortSettings")]
     #[doc(alias = "getVenueTemplateApModelLanPortSettings")]
+    #[inline]
     pub fn get_venue_template_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -1005,6 +1033,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "getVenueTemplateApModelLedSettings")]
+    #[inline]
     pub fn get_venue_template_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -1033,6 +1062,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "updateVenueTemplateApModelLedSettings")]
+    #[inline]
     pub fn update_venue_template_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -1061,6 +1091,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "getVenueTemplateApMulticastDnsFencingSettings")]
+    #[inline]
     pub fn get_venue_template_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1089,6 +1120,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "updateVenueTemplateApMulticastDnsFencingSettings")]
+    #[inline]
     pub fn update_venue_template_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1118,6 +1150,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "getVenueTemplateApRadioSettingsV1")]
+    #[inline]
     pub fn get_venue_template_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -1146,6 +1179,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "updateVenueTemplateApRadioSettingsV1")]
+    #[inline]
     pub fn update_venue_template_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -1174,6 +1208,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "getVenueTemplateApRadiusOptions")]
+    #[inline]
     pub fn get_venue_template_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1202,6 +1237,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "updateVenueTemplateApRadiusOptions")]
+    #[inline]
     pub fn update_venue_template_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1230,6 +1266,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "getVenueTemplateApRebootTimeoutSettings")]
+    #[inline]
     pub fn get_venue_template_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1258,6 +1295,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "updateVenueTemplateApRebootTimeoutSettings")]
+    #[inline]
     pub fn update_venue_template_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1286,6 +1324,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "getVenueTemplateApSmartMonitorSettings")]
+    #[inline]
     pub fn get_venue_template_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1314,6 +1353,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "updateVenueTemplateApSmartMonitorSettings")]
+    #[inline]
     pub fn update_venue_template_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1342,6 +1382,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "GET /templates/venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "getWifiAvailableChannelsOfVenueTemplateV1")]
+    #[inline]
     pub fn get_wifi_available_channels_of_venue_template_v1(
         &self,
         venue_id: &str,
@@ -1370,6 +1411,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "deactivateWifiNetworkTemplateOnVenue")]
+    #[inline]
     pub fn deactivate_wifi_network_template_on_venue(
         &self,
         venue_id: &str,
@@ -1400,6 +1442,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "activateWifiNetworkTemplateOnVenue")]
+    #[inline]
     pub fn activate_wifi_network_template_on_venue(
         &self,
         venue_id: &str,
@@ -1434,6 +1477,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
     )]
     #[doc(alias = "deactivateApGroupTemplateOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_ap_group_template_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1469,6 +1513,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
     )]
     #[doc(alias = "activateApGroupTemplateOnWifiNetwork")]
+    #[inline]
     pub fn activate_ap_group_template_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1503,6 +1548,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "GET /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
     )]
     #[doc(alias = "getApGroupTemplateSettingsOnWifiNetwork")]
+    #[inline]
     pub fn get_ap_group_template_settings_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1539,6 +1585,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
     )]
     #[doc(alias = "updateApGroupTemplateSettingsOnWifiNetwork")]
+    #[inline]
     pub fn update_ap_group_template_settings_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1572,6 +1619,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "GET /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings"
     )]
     #[doc(alias = "getVenueWifiNetworkTemplateSettings")]
+    #[inline]
     pub fn get_venue_wifi_network_template_settings(
         &self,
         venue_id: &str,
@@ -1604,6 +1652,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings"
     )]
     #[doc(alias = "updateVenueWifiNetworkTemplateSettings")]
+    #[inline]
     pub fn update_venue_wifi_network_template_settings(
         &self,
         venue_id: &str,
@@ -1639,6 +1688,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "deactivateDhcpConfigServiceProfileOnVenueTemplate")]
+    #[inline]
     pub fn deactivate_dhcp_config_service_profile_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1671,6 +1721,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "GET /templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "getVenueTemplateDhcpConfigServiceProfileSettings")]
+    #[inline]
     pub fn get_venue_template_dhcp_config_service_profile_settings(
         &self,
         venue_template_id: &str,
@@ -1705,6 +1756,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "activateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings")]
+    #[inline]
     pub fn activate_dhcp_config_service_profile_on_venue_template_and_update_settings(
         &self,
         venue_template_id: &str,
@@ -1740,6 +1792,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "deactivateRadiusServerProfileTemplateOnVenueTemplate")]
+    #[inline]
     pub fn deactivate_radius_server_profile_template_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1773,6 +1826,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "activateRadiusServerProfileTemplateOnVenueTemplate")]
+    #[inline]
     pub fn activate_radius_server_profile_template_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1806,6 +1860,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}"
     )]
     #[doc(alias = "deactivateRoguePolicyOnVenueTemplate")]
+    #[inline]
     pub fn deactivate_rogue_policy_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1839,6 +1894,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}"
     )]
     #[doc(alias = "activateRoguePolicyOnVenueTemplate")]
+    #[inline]
     pub fn activate_rogue_policy_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1866,6 +1922,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueTemplateId}/roguePolicySettings")]
     #[doc(alias = "GET /templates/venues/{venueTemplateId}/roguePolicySettings")]
     #[doc(alias = "getVenueTemplateRoguePolicySettings")]
+    #[inline]
     pub fn get_venue_template_rogue_policy_settings(
         &self,
         venue_template_id: &str,
@@ -1894,6 +1951,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueTemplateId}/roguePolicySettings")]
     #[doc(alias = "PUT /templates/venues/{venueTemplateId}/roguePolicySettings")]
     #[doc(alias = "updateVenueTemplateRoguePolicySettings")]
+    #[inline]
     pub fn update_venue_template_rogue_policy_settings(
         &self,
         venue_template_id: &str,
@@ -1928,6 +1986,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}"
     )]
     #[doc(alias = "deactivateSyslogServerProfileTemplateOnVenue")]
+    #[inline]
     pub fn deactivate_syslog_server_profile_template_on_venue(
         &self,
         venue_template_id: &str,
@@ -1961,6 +2020,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}"
     )]
     #[doc(alias = "activateSyslogServerProfileTemplateOnVenue")]
+    #[inline]
     pub fn activate_syslog_server_profile_template_on_venue(
         &self,
         venue_template_id: &str,
@@ -1988,6 +2048,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueTemplateId}/wifiDhcpPoolUsages")]
     #[doc(alias = "GET /templates/venues/{venueTemplateId}/wifiDhcpPoolUsages")]
     #[doc(alias = "getVenueTemplateWifiDhcpPoolUsages")]
+    #[inline]
     pub fn get_venue_template_wifi_dhcp_pool_usages(
         &self,
         venue_template_id: &str,
@@ -2022,6 +2083,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}"
     )]
     #[doc(alias = "deactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate")]
+    #[inline]
     pub fn deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template(
         &self,
         venue_template_id: &str,
@@ -2064,6 +2126,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}"
     )]
     #[doc(alias = "activateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate")]
+    #[inline]
     pub fn activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template(
         &self,
         venue_template_id: &str,
@@ -2125,11 +2188,13 @@ pub struct GetApGroupTemplates<'a> {
 }
 impl<'a> GetApGroupTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApGroupTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -2142,6 +2207,7 @@ impl<'a> GetApGroupTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponseApGroupQueryData> {
@@ -2150,22 +2216,26 @@ impl<'a> GetApGroupTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2177,6 +2247,7 @@ impl<'a> GetApGroupTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2227,11 +2298,13 @@ pub struct GetVenueTemplateApBssColoringSettings<'a> {
 }
 impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApBssColoringSettingsVersion,
@@ -2240,16 +2313,19 @@ impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2261,6 +2337,7 @@ impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2311,11 +2388,13 @@ pub struct UpdateVenueTemplateApBssColoringSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApBssColoringSettingsVersion,
@@ -2324,11 +2403,13 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2336,6 +2417,7 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2350,6 +2432,7 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2369,6 +2452,7 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2423,11 +2507,13 @@ pub struct GetVenueTemplateApCellularSettings<'a> {
 }
 impl<'a> GetVenueTemplateApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApCellularSettingsVersion,
@@ -2436,16 +2522,19 @@ impl<'a> GetVenueTemplateApCellularSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2457,6 +2546,7 @@ impl<'a> GetVenueTemplateApCellularSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2507,11 +2597,13 @@ pub struct UpdateVenueTemplateApCellularSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApCellularSettingsVersion,
@@ -2520,11 +2612,13 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2532,6 +2626,7 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2546,6 +2641,7 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2565,6 +2661,7 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2619,11 +2716,13 @@ pub struct GetVenueTemplateApClientAdmissionControlSettings<'a> {
 }
 impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApClientAdmissionControlSettingsVersion,
@@ -2632,16 +2731,19 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2653,6 +2755,7 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2705,11 +2808,13 @@ pub struct UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApClientAdmissionControlSettingsVersion,
@@ -2718,11 +2823,13 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2730,6 +2837,7 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2744,6 +2852,7 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2763,6 +2872,7 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2817,11 +2927,13 @@ pub struct GetVenueTemplateApDirectedMulticastSettings<'a> {
 }
 impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApDirectedMulticastSettingsVersion,
@@ -2830,16 +2942,19 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2851,6 +2966,7 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2903,11 +3019,13 @@ pub struct UpdateVenueTemplateApDirectedMulticastSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApDirectedMulticastSettingsVersion,
@@ -2916,11 +3034,13 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2928,6 +3048,7 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2942,6 +3063,7 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2961,6 +3083,7 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3015,11 +3138,13 @@ pub struct GetVenueTemplateApDosProtectionSettings<'a> {
 }
 impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApDosProtectionSettingsVersion,
@@ -3028,16 +3153,19 @@ impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3049,6 +3177,7 @@ impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3099,11 +3228,13 @@ pub struct UpdateVenueTemplateApDosProtectionSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApDosProtectionSettingsVersion,
@@ -3112,11 +3243,13 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3124,6 +3257,7 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3138,6 +3272,7 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3157,6 +3292,7 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3211,21 +3347,25 @@ pub struct AddVenueApGroupTemplate<'a> {
 }
 impl<'a> AddVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3233,6 +3373,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3247,6 +3388,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3264,6 +3406,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3318,21 +3461,25 @@ pub struct DeleteVenueApGroupTemplate<'a> {
 }
 impl<'a> DeleteVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3340,6 +3487,7 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3354,6 +3502,7 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3373,6 +3522,7 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3427,26 +3577,31 @@ pub struct GetVenueApGroupTemplate<'a> {
 }
 impl<'a> GetVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3455,6 +3610,7 @@ impl<'a> GetVenueApGroupTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3505,21 +3661,25 @@ pub struct UpdateVenueApGroupTemplate<'a> {
 }
 impl<'a> UpdateVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3527,6 +3687,7 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3541,6 +3702,7 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3560,6 +3722,7 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3614,21 +3777,25 @@ pub struct CloneVenueApGroupTemplate<'a> {
 }
 impl<'a> CloneVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CloneVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3636,6 +3803,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3650,6 +3818,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3667,6 +3836,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3721,11 +3891,13 @@ pub struct GetVenueTemplateApLoadBalancingSettings<'a> {
 }
 impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApLoadBalancingSettingsVersion,
@@ -3734,16 +3906,19 @@ impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3755,6 +3930,7 @@ impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3805,11 +3981,13 @@ pub struct UpdateVenueTemplateApLoadBalancingSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApLoadBalancingSettingsVersion,
@@ -3818,11 +3996,13 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3830,6 +4010,7 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3844,6 +4025,7 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3863,6 +4045,7 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3917,26 +4100,31 @@ pub struct GetVenueTemplateApMeshSettingsV1<'a> {
 }
 impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateApMeshSettingsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3945,6 +4133,7 @@ impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3995,11 +4184,13 @@ pub struct UpdateVenueTemplateApMeshSettingsV1<'a> {
 }
 impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApMeshSettingsV1Version,
@@ -4008,11 +4199,13 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4020,6 +4213,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4034,6 +4228,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4053,6 +4248,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4107,26 +4303,31 @@ pub struct GetVenueTemplateBandModeSettings<'a> {
 }
 impl<'a> GetVenueTemplateBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateBandModeSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4138,6 +4339,7 @@ impl<'a> GetVenueTemplateBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4190,11 +4392,13 @@ pub struct UpdateVenueTemplateBandModeSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateBandModeSettingsVersion,
@@ -4203,11 +4407,13 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4215,6 +4421,7 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4229,6 +4436,7 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4248,6 +4456,7 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4302,11 +4511,13 @@ pub struct GetVenueTemplateApModelCapabilities<'a> {
 }
 impl<'a> GetVenueTemplateApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApModelCapabilitiesVersion,
@@ -4315,16 +4526,19 @@ impl<'a> GetVenueTemplateApModelCapabilities<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4336,6 +4550,7 @@ impl<'a> GetVenueTemplateApModelCapabilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4386,11 +4601,13 @@ pub struct GetVenueTemplateApModelExternalAntennaSettings<'a> {
 }
 impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApModelExternalAntennaSettingsVersion,
@@ -4399,16 +4616,19 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4420,6 +4640,7 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4472,11 +4693,13 @@ pub struct UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApModelExternalAntennaSettingsVersion,
@@ -4485,11 +4708,13 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4497,6 +4722,7 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4511,6 +4737,7 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4530,6 +4757,7 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4584,11 +4812,13 @@ pub struct GetVenueTemplateApModelLanPortSettings<'a> {
 }
 impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApModelLanPortSettingsVersion,
@@ -4597,16 +4827,19 @@ impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4615,6 +4848,7 @@ impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4665,11 +4899,13 @@ pub struct GetVenueTemplateApModelLedSettings<'a> {
 }
 impl<'a> GetVenueTemplateApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApModelLedSettingsVersion,
@@ -4678,16 +4914,19 @@ impl<'a> GetVenueTemplateApModelLedSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4699,6 +4938,7 @@ impl<'a> GetVenueTemplateApModelLedSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4749,11 +4989,13 @@ pub struct UpdateVenueTemplateApModelLedSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApModelLedSettingsVersion,
@@ -4762,11 +5004,13 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4774,6 +5018,7 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4788,6 +5033,7 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4807,6 +5053,7 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4861,11 +5108,13 @@ pub struct GetVenueTemplateApMulticastDnsFencingSettings<'a> {
 }
 impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApMulticastDnsFencingSettingsVersion,
@@ -4874,16 +5123,19 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4895,6 +5147,7 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4947,11 +5200,13 @@ pub struct UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApMulticastDnsFencingSettingsVersion,
@@ -4960,11 +5215,13 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4972,6 +5229,7 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4986,6 +5244,7 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5005,6 +5264,7 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5059,6 +5319,7 @@ pub struct GetVenueTemplateApRadioSettingsV1<'a> {
 }
 impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5066,26 +5327,31 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
     /// Sets the query parameter `defaultOnly`.
     ///
     /// query parameter `defaultOnly`; `boolean`.
+    #[inline]
     pub fn default_only(mut self, default_only: bool) -> Self {
         self.req.query("defaultOnly", &default_only);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateApRadioSettingsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5094,6 +5360,7 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5144,11 +5411,13 @@ pub struct UpdateVenueTemplateApRadioSettingsV1<'a> {
 }
 impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApRadioSettingsV1Version,
@@ -5157,11 +5426,13 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5169,6 +5440,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5183,6 +5455,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5202,6 +5475,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5256,26 +5530,31 @@ pub struct GetVenueTemplateApRadiusOptions<'a> {
 }
 impl<'a> GetVenueTemplateApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateApRadiusOptionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5287,6 +5566,7 @@ impl<'a> GetVenueTemplateApRadiusOptions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5337,11 +5617,13 @@ pub struct UpdateVenueTemplateApRadiusOptions<'a> {
 }
 impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApRadiusOptionsVersion,
@@ -5350,11 +5632,13 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5362,6 +5646,7 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5376,6 +5661,7 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5395,6 +5681,7 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5449,11 +5736,13 @@ pub struct GetVenueTemplateApRebootTimeoutSettings<'a> {
 }
 impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApRebootTimeoutSettingsVersion,
@@ -5462,16 +5751,19 @@ impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5483,6 +5775,7 @@ impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5533,11 +5826,13 @@ pub struct UpdateVenueTemplateApRebootTimeoutSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApRebootTimeoutSettingsVersion,
@@ -5546,11 +5841,13 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5558,6 +5855,7 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5572,6 +5870,7 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5591,6 +5890,7 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5645,11 +5945,13 @@ pub struct GetVenueTemplateApSmartMonitorSettings<'a> {
 }
 impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApSmartMonitorSettingsVersion,
@@ -5658,16 +5960,19 @@ impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5679,6 +5984,7 @@ impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5729,11 +6035,13 @@ pub struct UpdateVenueTemplateApSmartMonitorSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApSmartMonitorSettingsVersion,
@@ -5742,11 +6050,13 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5754,6 +6064,7 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5768,6 +6079,7 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5787,6 +6099,7 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5841,11 +6154,13 @@ pub struct GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
 }
 impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiAvailableChannelsOfVenueTemplateV1Version,
@@ -5854,16 +6169,19 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5872,6 +6190,7 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5922,11 +6241,13 @@ pub struct DeactivateWifiNetworkTemplateOnVenue<'a> {
 }
 impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateWifiNetworkTemplateOnVenueVersion,
@@ -5935,11 +6256,13 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5947,6 +6270,7 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5961,6 +6285,7 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5980,6 +6305,7 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6034,16 +6360,19 @@ pub struct ActivateWifiNetworkTemplateOnVenue<'a> {
 }
 impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::VenueWifiNetwork) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateWifiNetworkTemplateOnVenueVersion,
@@ -6052,11 +6381,13 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6064,6 +6395,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6078,6 +6410,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6097,6 +6430,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6151,11 +6485,13 @@ pub struct DeactivateApGroupTemplateOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateApGroupTemplateOnWifiNetworkVersion,
@@ -6164,11 +6500,13 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6176,6 +6514,7 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6190,6 +6529,7 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6209,6 +6549,7 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6263,11 +6604,13 @@ pub struct ActivateApGroupTemplateOnWifiNetwork<'a> {
 }
 impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateApGroupTemplateOnWifiNetworkVersion,
@@ -6276,11 +6619,13 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6288,6 +6633,7 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6302,6 +6648,7 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6321,6 +6668,7 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6375,11 +6723,13 @@ pub struct GetApGroupTemplateSettingsOnWifiNetwork<'a> {
 }
 impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetApGroupTemplateSettingsOnWifiNetworkVersion,
@@ -6388,16 +6738,19 @@ impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6409,6 +6762,7 @@ impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6459,11 +6813,13 @@ pub struct UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
 }
 impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateApGroupTemplateSettingsOnWifiNetworkVersion,
@@ -6472,11 +6828,13 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6484,6 +6842,7 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6498,6 +6857,7 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6517,6 +6877,7 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6571,11 +6932,13 @@ pub struct GetVenueWifiNetworkTemplateSettings<'a> {
 }
 impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueWifiNetworkTemplateSettingsVersion,
@@ -6584,16 +6947,19 @@ impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6605,6 +6971,7 @@ impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6655,11 +7022,13 @@ pub struct UpdateVenueWifiNetworkTemplateSettings<'a> {
 }
 impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueWifiNetworkTemplateSettingsVersion,
@@ -6668,11 +7037,13 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6680,6 +7051,7 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6694,6 +7066,7 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6713,6 +7086,7 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6767,11 +7141,13 @@ pub struct DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
 }
 impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion,
@@ -6780,11 +7156,13 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6792,6 +7170,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6806,6 +7185,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6825,6 +7205,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6879,11 +7260,13 @@ pub struct GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
 }
 impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateDhcpConfigServiceProfileSettingsVersion,
@@ -6892,16 +7275,19 @@ impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6913,6 +7299,7 @@ impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6965,11 +7352,13 @@ pub struct ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> 
 }
 impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion,
@@ -6978,11 +7367,13 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6990,6 +7381,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7004,6 +7396,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7023,6 +7416,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7077,11 +7471,13 @@ pub struct DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
 }
 impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion,
@@ -7090,11 +7486,13 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7102,6 +7500,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7116,6 +7515,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7135,6 +7535,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7189,11 +7590,13 @@ pub struct ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
 }
 impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateRadiusServerProfileTemplateOnVenueTemplateVersion,
@@ -7202,11 +7605,13 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7214,6 +7619,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7228,6 +7634,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7247,6 +7654,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7301,11 +7709,13 @@ pub struct DeactivateRoguePolicyOnVenueTemplate<'a> {
 }
 impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateRoguePolicyOnVenueTemplateVersion,
@@ -7314,11 +7724,13 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7326,6 +7738,7 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7340,6 +7753,7 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7359,6 +7773,7 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7413,11 +7828,13 @@ pub struct ActivateRoguePolicyOnVenueTemplate<'a> {
 }
 impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateRoguePolicyOnVenueTemplateVersion,
@@ -7426,11 +7843,13 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7438,6 +7857,7 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7452,6 +7872,7 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7471,6 +7892,7 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7525,11 +7947,13 @@ pub struct GetVenueTemplateRoguePolicySettings<'a> {
 }
 impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateRoguePolicySettingsVersion,
@@ -7538,16 +7962,19 @@ impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7559,6 +7986,7 @@ impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7609,11 +8037,13 @@ pub struct UpdateVenueTemplateRoguePolicySettings<'a> {
 }
 impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateRoguePolicySettingsVersion,
@@ -7622,11 +8052,13 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7634,6 +8066,7 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7648,6 +8081,7 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7667,6 +8101,7 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7721,11 +8156,13 @@ pub struct DeactivateSyslogServerProfileTemplateOnVenue<'a> {
 }
 impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateSyslogServerProfileTemplateOnVenueVersion,
@@ -7734,11 +8171,13 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7746,6 +8185,7 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7760,6 +8200,7 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7779,6 +8220,7 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7833,11 +8275,13 @@ pub struct ActivateSyslogServerProfileTemplateOnVenue<'a> {
 }
 impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateSyslogServerProfileTemplateOnVenueVersion,
@@ -7846,11 +8290,13 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7858,6 +8304,7 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7872,6 +8319,7 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7891,6 +8339,7 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7945,11 +8394,13 @@ pub struct GetVenueTemplateWifiDhcpPoolUsages<'a> {
 }
 impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateWifiDhcpPoolUsagesVersion,
@@ -7958,16 +8409,19 @@ impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7976,6 +8430,7 @@ impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8026,11 +8481,13 @@ pub struct DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a
 }
 impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion,
@@ -8039,11 +8496,13 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8051,6 +8510,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8065,6 +8525,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8084,6 +8545,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8138,11 +8600,13 @@ pub struct ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
 }
 impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion,
@@ -8151,11 +8615,13 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8163,6 +8629,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8177,6 +8644,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8196,6 +8664,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

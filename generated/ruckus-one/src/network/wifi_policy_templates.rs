@@ -40,6 +40,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies/query")]
     #[doc(alias = "POST /templates/roguePolicies/query")]
     #[doc(alias = "getRoguePolicyTemplatesForView")]
+    #[inline]
     pub fn get_rogue_policy_templates_for_view(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -68,6 +69,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies/query")]
     #[doc(alias = "POST /templates/l3AclPolicies/query")]
     #[doc(alias = "getLayer3PolicyTemplates")]
+    #[inline]
     pub fn get_layer3_policy_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -94,6 +96,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies/query")]
     #[doc(alias = "POST /templates/l2AclPolicies/query")]
     #[doc(alias = "getLayer2PolicyTemplates")]
+    #[inline]
     pub fn get_layer2_policy_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -120,6 +123,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies/query")]
     #[doc(alias = "POST /templates/devicePolicies/query")]
     #[doc(alias = "getDevicePolicyTemplates")]
+    #[inline]
     pub fn get_device_policy_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -146,6 +150,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies/query")]
     #[doc(alias = "POST /templates/applicationPolicies/query")]
     #[doc(alias = "getApplicationPolicyTemplates")]
+    #[inline]
     pub fn get_application_policy_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -174,6 +179,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/accessControlProfiles/query")]
     #[doc(alias = "POST /templates/accessControlProfiles/query")]
     #[doc(alias = "getAccessControlPolicyProfileTemplates")]
+    #[inline]
     pub fn get_access_control_policy_profile_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -202,6 +208,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/accessControlProfiles")]
     #[doc(alias = "POST /templates/accessControlProfiles")]
     #[doc(alias = "addAccessControlProfileTemplate")]
+    #[inline]
     pub fn add_access_control_profile_template(
         &self,
         body: &super::common::AccessControlProfile,
@@ -232,6 +239,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "deleteAccessControlProfileTemplate")]
+    #[inline]
     pub fn delete_access_control_profile_template(
         &self,
         access_control_profile_template_id: &str,
@@ -260,6 +268,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "GET /templates/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "getAccessControlProfileTemplate")]
+    #[inline]
     pub fn get_access_control_profile_template(
         &self,
         access_control_profile_template_id: &str,
@@ -290,6 +299,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "updateAccessControlProfileTemplate")]
+    #[inline]
     pub fn update_access_control_profile_template(
         &self,
         access_control_profile_template_id: &str,
@@ -324,6 +334,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}"
     )]
     #[doc(alias = "deactivateApplicationPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn deactivate_application_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -357,6 +368,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}"
     )]
     #[doc(alias = "activateApplicationPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn activate_application_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -390,6 +402,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}"
     )]
     #[doc(alias = "deactivateDevicePolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn deactivate_device_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -423,6 +436,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}"
     )]
     #[doc(alias = "activateDevicePolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn activate_device_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -456,6 +470,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}"
     )]
     #[doc(alias = "deactivateL2AclPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn deactivate_l2_acl_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -489,6 +504,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}"
     )]
     #[doc(alias = "activateL2AclPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn activate_l2_acl_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -522,6 +538,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}"
     )]
     #[doc(alias = "deactivateL3AclPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn deactivate_l3_acl_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -555,6 +572,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}"
     )]
     #[doc(alias = "activateL3AclPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn activate_l3_acl_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -583,6 +601,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies")]
     #[doc(alias = "POST /templates/applicationPolicies")]
     #[doc(alias = "addApplicationPolicyTemplate")]
+    #[inline]
     pub fn add_application_policy_template(
         &self,
         body: &super::common::ApplicationPolicy,
@@ -611,6 +630,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "deleteApplicationPolicyTemplate")]
+    #[inline]
     pub fn delete_application_policy_template(
         &self,
         application_policy_template_id: &str,
@@ -637,6 +657,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "GET /templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "getApplicationPolicyTemplate")]
+    #[inline]
     pub fn get_application_policy_template(
         &self,
         application_policy_template_id: &str,
@@ -665,6 +686,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "PUT /templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "updateApplicationPolicyTemplate")]
+    #[inline]
     pub fn update_application_policy_template(
         &self,
         application_policy_template_id: &str,
@@ -694,6 +716,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies")]
     #[doc(alias = "POST /templates/devicePolicies")]
     #[doc(alias = "addDevicePolicyTemplate")]
+    #[inline]
     pub fn add_device_policy_template(
         &self,
         body: &super::common::DevicePolicy,
@@ -720,6 +743,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "deleteDevicePolicyTemplate")]
+    #[inline]
     pub fn delete_device_policy_template(
         &self,
         device_policy_template_id: &str,
@@ -744,6 +768,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "GET /templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "getDevicePolicyTemplate")]
+    #[inline]
     pub fn get_device_policy_template(
         &self,
         device_policy_template_id: &str,
@@ -770,6 +795,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "PUT /templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "updateDevicePolicyTemplate")]
+    #[inline]
     pub fn update_device_policy_template(
         &self,
         device_policy_template_id: &str,
@@ -797,6 +823,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies")]
     #[doc(alias = "POST /templates/l2AclPolicies")]
     #[doc(alias = "addL2AclPolicyTemplate")]
+    #[inline]
     pub fn add_l2_acl_policy_template(
         &self,
         body: &super::common::L2AclPolicy,
@@ -823,6 +850,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "deleteL2AclPolicyTemplate")]
+    #[inline]
     pub fn delete_l2_acl_policy_template(
         &self,
         l2_acl_policy_template_id: &str,
@@ -847,6 +875,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "GET /templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "getL2AclPolicyTemplate")]
+    #[inline]
     pub fn get_l2_acl_policy_template(
         &self,
         l2_acl_policy_template_id: &str,
@@ -873,6 +902,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "PUT /templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "updateL2AclPolicyTemplate")]
+    #[inline]
     pub fn update_l2_acl_policy_template(
         &self,
         l2_acl_policy_template_id: &str,
@@ -900,6 +930,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies")]
     #[doc(alias = "POST /templates/l3AclPolicies")]
     #[doc(alias = "addL3AclPolicyTemplate")]
+    #[inline]
     pub fn add_l3_acl_policy_template(
         &self,
         body: &super::common::L3AclPolicy,
@@ -926,6 +957,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "deleteL3AclPolicyTemplate")]
+    #[inline]
     pub fn delete_l3_acl_policy_template(
         &self,
         l3_acl_policy_template_id: &str,
@@ -950,6 +982,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "GET /templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "getL3AclPolicyTemplate")]
+    #[inline]
     pub fn get_l3_acl_policy_template(
         &self,
         l3_acl_policy_template_id: &str,
@@ -976,6 +1009,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "PUT /templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "updateL3AclPolicyTemplate")]
+    #[inline]
     pub fn update_l3_acl_policy_template(
         &self,
         l3_acl_policy_template_id: &str,
@@ -1003,6 +1037,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies")]
     #[doc(alias = "POST /templates/roguePolicies")]
     #[doc(alias = "addRoguePolicyTemplate")]
+    #[inline]
     pub fn add_rogue_policy_template(
         &self,
         body: &super::common::RoguePolicy,
@@ -1029,6 +1064,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "deleteRoguePolicyTemplate")]
+    #[inline]
     pub fn delete_rogue_policy_template(
         &self,
         rogue_policy_template_id: &str,
@@ -1053,6 +1089,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "GET /templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "getRoguePolicyTemplate")]
+    #[inline]
     pub fn get_rogue_policy_template(
         &self,
         rogue_policy_template_id: &str,
@@ -1079,6 +1116,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "PUT /templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "updateRoguePolicyTemplate")]
+    #[inline]
     pub fn update_rogue_policy_template(
         &self,
         rogue_policy_template_id: &str,
@@ -1132,11 +1170,13 @@ pub struct GetRoguePolicyTemplatesForView<'a> {
 }
 impl<'a> GetRoguePolicyTemplatesForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRoguePolicyTemplatesForViewVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1149,6 +1189,7 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1160,22 +1201,26 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::RoguePolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1187,6 +1232,7 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1239,11 +1285,13 @@ pub struct GetLayer3PolicyTemplates<'a> {
 }
 impl<'a> GetLayer3PolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetLayer3PolicyTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1256,6 +1304,7 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1267,22 +1316,26 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::L3AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1294,6 +1347,7 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1346,11 +1400,13 @@ pub struct GetLayer2PolicyTemplates<'a> {
 }
 impl<'a> GetLayer2PolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetLayer2PolicyTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1363,6 +1419,7 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1374,22 +1431,26 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::L2AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1401,6 +1462,7 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1453,11 +1515,13 @@ pub struct GetDevicePolicyTemplates<'a> {
 }
 impl<'a> GetDevicePolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDevicePolicyTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1470,6 +1534,7 @@ impl<'a> GetDevicePolicyTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1481,20 +1546,24 @@ impl<'a> GetDevicePolicyTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1506,6 +1575,7 @@ impl<'a> GetDevicePolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1558,11 +1628,13 @@ pub struct GetApplicationPolicyTemplates<'a> {
 }
 impl<'a> GetApplicationPolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApplicationPolicyTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1575,6 +1647,7 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1586,20 +1659,24 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1611,6 +1688,7 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1663,11 +1741,13 @@ pub struct GetAccessControlPolicyProfileTemplates<'a> {
 }
 impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetAccessControlPolicyProfileTemplatesVersion,
@@ -1683,6 +1763,7 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1694,22 +1775,26 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::AccessControlProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1721,6 +1806,7 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1773,21 +1859,25 @@ pub struct AddAccessControlProfileTemplate<'a> {
 }
 impl<'a> AddAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddAccessControlProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1795,6 +1885,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1809,6 +1900,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1826,6 +1918,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1880,11 +1973,13 @@ pub struct DeleteAccessControlProfileTemplate<'a> {
 }
 impl<'a> DeleteAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteAccessControlProfileTemplateVersion,
@@ -1893,11 +1988,13 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1905,6 +2002,7 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1919,6 +2017,7 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1938,6 +2037,7 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1992,26 +2092,31 @@ pub struct GetAccessControlProfileTemplate<'a> {
 }
 impl<'a> GetAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAccessControlProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2020,6 +2125,7 @@ impl<'a> GetAccessControlProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2070,11 +2176,13 @@ pub struct UpdateAccessControlProfileTemplate<'a> {
 }
 impl<'a> UpdateAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateAccessControlProfileTemplateVersion,
@@ -2083,11 +2191,13 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2095,6 +2205,7 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2109,6 +2220,7 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2128,6 +2240,7 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2182,11 +2295,13 @@ pub struct DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion,
@@ -2195,11 +2310,13 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2207,6 +2324,7 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2221,6 +2339,7 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2240,6 +2359,7 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2294,11 +2414,13 @@ pub struct ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateApplicationPolicyTemplateOnAccessControlProfileVersion,
@@ -2307,11 +2429,13 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2319,6 +2443,7 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2333,6 +2458,7 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2352,6 +2478,7 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2406,11 +2533,13 @@ pub struct DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateDevicePolicyTemplateOnAccessControlProfileVersion,
@@ -2419,11 +2548,13 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2431,6 +2562,7 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2445,6 +2577,7 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2464,6 +2597,7 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2518,11 +2652,13 @@ pub struct ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateDevicePolicyTemplateOnAccessControlProfileVersion,
@@ -2531,11 +2667,13 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2543,6 +2681,7 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2557,6 +2696,7 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2576,6 +2716,7 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2630,11 +2771,13 @@ pub struct DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion,
@@ -2643,11 +2786,13 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2655,6 +2800,7 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2669,6 +2815,7 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2688,6 +2835,7 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2742,11 +2890,13 @@ pub struct ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateL2AclPolicyTemplateOnAccessControlProfileVersion,
@@ -2755,11 +2905,13 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2767,6 +2919,7 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2781,6 +2934,7 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2800,6 +2954,7 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2854,11 +3009,13 @@ pub struct DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion,
@@ -2867,11 +3024,13 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2879,6 +3038,7 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2893,6 +3053,7 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2912,6 +3073,7 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2966,11 +3128,13 @@ pub struct ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateL3AclPolicyTemplateOnAccessControlProfileVersion,
@@ -2979,11 +3143,13 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2991,6 +3157,7 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3005,6 +3172,7 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3024,6 +3192,7 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3078,21 +3247,25 @@ pub struct AddApplicationPolicyTemplate<'a> {
 }
 impl<'a> AddApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddApplicationPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3100,6 +3273,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3114,6 +3288,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3131,6 +3306,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3185,21 +3361,25 @@ pub struct DeleteApplicationPolicyTemplate<'a> {
 }
 impl<'a> DeleteApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteApplicationPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3207,6 +3387,7 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3221,6 +3402,7 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3240,6 +3422,7 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3294,26 +3477,31 @@ pub struct GetApplicationPolicyTemplate<'a> {
 }
 impl<'a> GetApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApplicationPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3322,6 +3510,7 @@ impl<'a> GetApplicationPolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3372,21 +3561,25 @@ pub struct UpdateApplicationPolicyTemplate<'a> {
 }
 impl<'a> UpdateApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApplicationPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3394,6 +3587,7 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3408,6 +3602,7 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3427,6 +3622,7 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3481,21 +3677,25 @@ pub struct AddDevicePolicyTemplate<'a> {
 }
 impl<'a> AddDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddDevicePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3503,6 +3703,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3517,6 +3718,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3534,6 +3736,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3588,21 +3791,25 @@ pub struct DeleteDevicePolicyTemplate<'a> {
 }
 impl<'a> DeleteDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDevicePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3610,6 +3817,7 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3624,6 +3832,7 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3643,6 +3852,7 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3697,26 +3907,31 @@ pub struct GetDevicePolicyTemplate<'a> {
 }
 impl<'a> GetDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDevicePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3725,6 +3940,7 @@ impl<'a> GetDevicePolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3775,21 +3991,25 @@ pub struct UpdateDevicePolicyTemplate<'a> {
 }
 impl<'a> UpdateDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateDevicePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3797,6 +4017,7 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3811,6 +4032,7 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3830,6 +4052,7 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3884,21 +4107,25 @@ pub struct AddL2AclPolicyTemplate<'a> {
 }
 impl<'a> AddL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddL2AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3906,6 +4133,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3920,6 +4148,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3937,6 +4166,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3991,21 +4221,25 @@ pub struct DeleteL2AclPolicyTemplate<'a> {
 }
 impl<'a> DeleteL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteL2AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4013,6 +4247,7 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4027,6 +4262,7 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4046,6 +4282,7 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4100,26 +4337,31 @@ pub struct GetL2AclPolicyTemplate<'a> {
 }
 impl<'a> GetL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetL2AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4128,6 +4370,7 @@ impl<'a> GetL2AclPolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4178,21 +4421,25 @@ pub struct UpdateL2AclPolicyTemplate<'a> {
 }
 impl<'a> UpdateL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateL2AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4200,6 +4447,7 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4214,6 +4462,7 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4233,6 +4482,7 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4287,21 +4537,25 @@ pub struct AddL3AclPolicyTemplate<'a> {
 }
 impl<'a> AddL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddL3AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4309,6 +4563,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4323,6 +4578,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4340,6 +4596,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4394,21 +4651,25 @@ pub struct DeleteL3AclPolicyTemplate<'a> {
 }
 impl<'a> DeleteL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteL3AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4416,6 +4677,7 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4430,6 +4692,7 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4449,6 +4712,7 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4503,26 +4767,31 @@ pub struct GetL3AclPolicyTemplate<'a> {
 }
 impl<'a> GetL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetL3AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4531,6 +4800,7 @@ impl<'a> GetL3AclPolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4581,21 +4851,25 @@ pub struct UpdateL3AclPolicyTemplate<'a> {
 }
 impl<'a> UpdateL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateL3AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4603,6 +4877,7 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4617,6 +4892,7 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4636,6 +4912,7 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4690,21 +4967,25 @@ pub struct AddRoguePolicyTemplate<'a> {
 }
 impl<'a> AddRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddRoguePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4712,6 +4993,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4726,6 +5008,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4743,6 +5026,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4797,21 +5081,25 @@ pub struct DeleteRoguePolicyTemplate<'a> {
 }
 impl<'a> DeleteRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteRoguePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4819,6 +5107,7 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4833,6 +5122,7 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4852,6 +5142,7 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4906,26 +5197,31 @@ pub struct GetRoguePolicyTemplate<'a> {
 }
 impl<'a> GetRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRoguePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4934,6 +5230,7 @@ impl<'a> GetRoguePolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4984,21 +5281,25 @@ pub struct UpdateRoguePolicyTemplate<'a> {
 }
 impl<'a> UpdateRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRoguePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5006,6 +5307,7 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5020,6 +5322,7 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5039,6 +5342,7 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

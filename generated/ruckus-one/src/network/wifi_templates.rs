@@ -40,6 +40,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/query")]
     #[doc(alias = "POST /templates/wifiNetworks/query")]
     #[doc(alias = "WifiNetworkTemplate")]
+    #[inline]
     pub fn wifi_network_template(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -66,6 +67,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiCallingServiceProfiles/query")]
     #[doc(alias = "POST /templates/wifiCallingServiceProfiles/query")]
     #[doc(alias = "getWifiCallingServiceProfileTemplates")]
+    #[inline]
     pub fn get_wifi_calling_service_profile_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -94,6 +96,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles/query")]
     #[doc(alias = "POST /templates/vlanPoolProfiles/query")]
     #[doc(alias = "queryVlanPoolProfileTemplates")]
+    #[inline]
     pub fn query_vlan_pool_profile_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -122,6 +125,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/syslogServerProfiles/query")]
     #[doc(alias = "POST /templates/syslogServerProfiles/query")]
     #[doc(alias = "getSyslogServerProfileTemplatesForView")]
+    #[inline]
     pub fn get_syslog_server_profile_templates_for_view(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -150,6 +154,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/radiusServerProfiles/query")]
     #[doc(alias = "POST /templates/radiusServerProfiles/query")]
     #[doc(alias = "getRadiusServerProfileTemplatesV2")]
+    #[inline]
     pub fn get_radius_server_profile_templates_v2(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -178,6 +183,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/ethernetPortProfiles/query")]
     #[doc(alias = "POST /templates/ethernetPortProfiles/query")]
     #[doc(alias = "getEthernetPortProfileTemplates")]
+    #[inline]
     pub fn get_ethernet_port_profile_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -206,6 +212,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/dhcpConfigServiceProfiles/query")]
     #[doc(alias = "POST /templates/dhcpConfigServiceProfiles/query")]
     #[doc(alias = "queryDhcpConfigServiceProfileTemplatesForView")]
+    #[inline]
     pub fn query_dhcp_config_service_profile_templates_for_view(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -234,6 +241,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/dhcpConfigServiceProfiles")]
     #[doc(alias = "POST /templates/dhcpConfigServiceProfiles")]
     #[doc(alias = "createDhcpConfigServiceProfileTemplate")]
+    #[inline]
     pub fn create_dhcp_config_service_profile_template(
         &self,
         body: &super::common::DhcpConfigServiceProfile,
@@ -264,6 +272,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "deleteDhcpConfigServiceProfileTemplate")]
+    #[inline]
     pub fn delete_dhcp_config_service_profile_template(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -292,6 +301,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "GET /templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "getDhcpConfigServiceProfileTemplate")]
+    #[inline]
     pub fn get_dhcp_config_service_profile_template(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -322,6 +332,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "updateDhcpConfigServiceProfileTemplate")]
+    #[inline]
     pub fn update_dhcp_config_service_profile_template(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -351,6 +362,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/radiusServerProfiles")]
     #[doc(alias = "POST /templates/radiusServerProfiles")]
     #[doc(alias = "addRadiusServerProfileTemplateV1")]
+    #[inline]
     pub fn add_radius_server_profile_template_v1(
         &self,
         body: &super::common::RadiusServerProfile,
@@ -381,6 +393,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "deleteRadiusServerProfileTemplateV1")]
+    #[inline]
     pub fn delete_radius_server_profile_template_v1(
         &self,
         radius_server_profile_template_id: &str,
@@ -407,6 +420,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "GET /templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "getRadiusServerProfileTemplateV1")]
+    #[inline]
     pub fn get_radius_server_profile_template_v1(
         &self,
         radius_server_profile_template_id: &str,
@@ -435,6 +449,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "PUT /templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "updateRadiusServerProfileTemplateV1")]
+    #[inline]
     pub fn update_radius_server_profile_template_v1(
         &self,
         radius_server_profile_template_id: &str,
@@ -464,6 +479,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/syslogServerProfiles")]
     #[doc(alias = "POST /templates/syslogServerProfiles")]
     #[doc(alias = "createSyslogServerProfileTemplate")]
+    #[inline]
     pub fn create_syslog_server_profile_template(
         &self,
         body: &super::common::SyslogServerProfile,
@@ -494,6 +510,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/syslogServerProfiles/{syslogServerProfileTemplateId}"
     )]
     #[doc(alias = "deleteSyslogServerProfileTemplate")]
+    #[inline]
     pub fn delete_syslog_server_profile_template(
         &self,
         syslog_server_profile_template_id: &str,
@@ -520,6 +537,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/syslogServerProfiles/{syslogServerProfileTemplateId}")]
     #[doc(alias = "GET /templates/syslogServerProfiles/{syslogServerProfileTemplateId}")]
     #[doc(alias = "getSyslogServerProfileTemplate")]
+    #[inline]
     pub fn get_syslog_server_profile_template(
         &self,
         syslog_server_profile_template_id: &str,
@@ -548,6 +566,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/syslogServerProfiles/{syslogServerProfileTemplateId}")]
     #[doc(alias = "PUT /templates/syslogServerProfiles/{syslogServerProfileTemplateId}")]
     #[doc(alias = "updateSyslogServerProfileTemplate")]
+    #[inline]
     pub fn update_syslog_server_profile_template(
         &self,
         syslog_server_profile_template_id: &str,
@@ -577,6 +596,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/tunnelServiceProfiles")]
     #[doc(alias = "POST /templates/tunnelServiceProfiles")]
     #[doc(alias = "createTunnelServiceProfileTemplate")]
+    #[inline]
     pub fn create_tunnel_service_profile_template(
         &self,
         body: &super::common::TunnelServiceProfile,
@@ -607,6 +627,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}"
     )]
     #[doc(alias = "deleteTunnelServiceProfileTemplate")]
+    #[inline]
     pub fn delete_tunnel_service_profile_template(
         &self,
         tunnel_service_profile_template_id: &str,
@@ -635,6 +656,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "GET /templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}"
     )]
     #[doc(alias = "getTunnelServiceProfileTemplate")]
+    #[inline]
     pub fn get_tunnel_service_profile_template(
         &self,
         tunnel_service_profile_template_id: &str,
@@ -665,6 +687,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}"
     )]
     #[doc(alias = "updateTunnelServiceProfileTemplate")]
+    #[inline]
     pub fn update_tunnel_service_profile_template(
         &self,
         tunnel_service_profile_template_id: &str,
@@ -694,6 +717,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles")]
     #[doc(alias = "POST /templates/vlanPoolProfiles")]
     #[doc(alias = "addVlanPoolProfileTemplate")]
+    #[inline]
     pub fn add_vlan_pool_profile_template(
         &self,
         body: &super::common::VlanPoolProfile,
@@ -720,6 +744,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "DELETE /templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "deleteVlanPoolProfileTemplate")]
+    #[inline]
     pub fn delete_vlan_pool_profile_template(
         &self,
         vlan_pool_profile_template_id: &str,
@@ -746,6 +771,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "GET /templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "getVlanPoolProfileTemplate")]
+    #[inline]
     pub fn get_vlan_pool_profile_template(
         &self,
         vlan_pool_profile_template_id: &str,
@@ -772,6 +798,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "PUT /templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "updateVlanPoolProfileTemplate")]
+    #[inline]
     pub fn update_vlan_pool_profile_template(
         &self,
         vlan_pool_profile_template_id: &str,
@@ -801,6 +828,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiCallingServiceProfiles")]
     #[doc(alias = "POST /templates/wifiCallingServiceProfiles")]
     #[doc(alias = "createWifiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn create_wifi_calling_service_profile_template(
         &self,
         body: &super::common::WifiCallingServiceProfile,
@@ -831,6 +859,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "deleteWifiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn delete_wifi_calling_service_profile_template(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -859,6 +888,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "GET /templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "getWiFiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn get_wi_fi_calling_service_profile_template(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -889,6 +919,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "updateWifiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn update_wifi_calling_service_profile_template(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -923,6 +954,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "POST /templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}/cloneSettings"
     )]
     #[doc(alias = "cloneWifiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn clone_wifi_calling_service_profile_template(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -952,6 +984,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks")]
     #[doc(alias = "POST /templates/wifiNetworks")]
     #[doc(alias = "createWifiNetworkTemplate")]
+    #[inline]
     pub fn create_wifi_network_template(
         &self,
         body: &super::common::WifiNetwork,
@@ -978,6 +1011,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "deleteWifiNetworkTemplate")]
+    #[inline]
     pub fn delete_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1002,6 +1036,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "GET /templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "getWifiNetworkTemplate")]
+    #[inline]
     pub fn get_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1028,6 +1063,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "updateWifiNetworkTemplate")]
+    #[inline]
     pub fn update_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1060,6 +1096,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "deactivateAccessControlProfileTemplateOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_access_control_profile_template_on_wifi_network(
         &self,
         wifi_network_template_id: &str,
@@ -1093,6 +1130,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "activateAccessControlProfileTemplateOnWifiNetwork")]
+    #[inline]
     pub fn activate_access_control_profile_template_on_wifi_network(
         &self,
         wifi_network_template_id: &str,
@@ -1122,6 +1160,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/{wifiNetworkTemplateId}/cloneSettings")]
     #[doc(alias = "POST /templates/wifiNetworks/{wifiNetworkTemplateId}/cloneSettings")]
     #[doc(alias = "cloneWifiNetworkTemplate")]
+    #[inline]
     pub fn clone_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1154,6 +1193,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/dpskServices/{dpskServiceTemplateId}"
     )]
     #[doc(alias = "activateDpskServiceOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_dpsk_service_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1187,6 +1227,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/portalServiceProfiles/{portalServiceProfileTemplateId}"
     )]
     #[doc(alias = "activatePortalServiceProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_portal_service_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1218,6 +1259,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "GET /templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings"
     )]
     #[doc(alias = "getWifiNetworkTemplateRadiusServerProfileTemplateSettings")]
+    #[inline]
     pub fn get_wifi_network_template_radius_server_profile_template_settings(
         &self,
         wifi_network_template_id: &str,
@@ -1250,6 +1292,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings"
     )]
     #[doc(alias = "updateWifiNetworkTemplateRadiusServerProfileTemplateSettings")]
+    #[inline]
     pub fn update_wifi_network_template_radius_server_profile_template_settings(
         &self,
         wifi_network_template_id: &str,
@@ -1284,6 +1327,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "deactivateRadiusServerProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn deactivate_radius_server_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1317,6 +1361,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "activateRadiusServerProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_radius_server_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1350,6 +1395,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}"
     )]
     #[doc(alias = "deactivateVlanPoolProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn deactivate_vlan_pool_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1383,6 +1429,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}"
     )]
     #[doc(alias = "activateVlanPoolProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_vlan_pool_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1416,6 +1463,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "deactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn deactivate_wifi_calling_service_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1449,6 +1497,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "activateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_wifi_calling_service_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1503,11 +1552,13 @@ pub struct WifiNetworkTemplate<'a> {
 }
 impl<'a> WifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: WifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1520,28 +1571,33 @@ impl<'a> WifiNetworkTemplate<'a> {
     /// Every page from page 1, each decoded like `send` (items in `venueApGroups`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::WifiNetworkRow> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `venueApGroups`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::VenueApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1550,6 +1606,7 @@ impl<'a> WifiNetworkTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1600,11 +1657,13 @@ pub struct GetWifiCallingServiceProfileTemplates<'a> {
 }
 impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiCallingServiceProfileTemplatesVersion,
@@ -1620,6 +1679,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1631,6 +1691,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1640,16 +1701,19 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1661,6 +1725,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1713,11 +1778,13 @@ pub struct QueryVlanPoolProfileTemplates<'a> {
 }
 impl<'a> QueryVlanPoolProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVlanPoolProfileTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1730,6 +1797,7 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1741,22 +1809,26 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::VlanPoolProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1768,6 +1840,7 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1820,11 +1893,13 @@ pub struct GetSyslogServerProfileTemplatesForView<'a> {
 }
 impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetSyslogServerProfileTemplatesForViewVersion,
@@ -1840,6 +1915,7 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1851,22 +1927,26 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SyslogServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1878,6 +1958,7 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1936,11 +2017,13 @@ pub struct GetRadiusServerProfileTemplatesV2<'a> {
 }
 impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRadiusServerProfileTemplatesV2Version) -> Self {
         self.req.version(version as usize);
         self
@@ -1953,6 +2036,7 @@ impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1964,22 +2048,26 @@ impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::RadiusServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1991,6 +2079,7 @@ impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2043,11 +2132,13 @@ pub struct GetEthernetPortProfileTemplates<'a> {
 }
 impl<'a> GetEthernetPortProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEthernetPortProfileTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -2060,6 +2151,7 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -2071,22 +2163,26 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::EthernetPortProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2098,6 +2194,7 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2150,11 +2247,13 @@ pub struct QueryDhcpConfigServiceProfileTemplatesForView<'a> {
 }
 impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: QueryDhcpConfigServiceProfileTemplatesForViewVersion,
@@ -2170,6 +2269,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -2181,6 +2281,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -2190,16 +2291,19 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2211,6 +2315,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2263,11 +2368,13 @@ pub struct CreateDhcpConfigServiceProfileTemplate<'a> {
 }
 impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateDhcpConfigServiceProfileTemplateVersion,
@@ -2276,11 +2383,13 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2288,6 +2397,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2302,6 +2412,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2319,6 +2430,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2373,11 +2485,13 @@ pub struct DeleteDhcpConfigServiceProfileTemplate<'a> {
 }
 impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteDhcpConfigServiceProfileTemplateVersion,
@@ -2386,11 +2500,13 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2398,6 +2514,7 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2412,6 +2529,7 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2431,6 +2549,7 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2485,11 +2604,13 @@ pub struct GetDhcpConfigServiceProfileTemplate<'a> {
 }
 impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetDhcpConfigServiceProfileTemplateVersion,
@@ -2498,16 +2619,19 @@ impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2519,6 +2643,7 @@ impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2569,11 +2694,13 @@ pub struct UpdateDhcpConfigServiceProfileTemplate<'a> {
 }
 impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateDhcpConfigServiceProfileTemplateVersion,
@@ -2582,11 +2709,13 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2594,6 +2723,7 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2608,6 +2738,7 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2627,6 +2758,7 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2681,21 +2813,25 @@ pub struct AddRadiusServerProfileTemplateV1<'a> {
 }
 impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddRadiusServerProfileTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2703,6 +2839,7 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2717,6 +2854,7 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2734,6 +2872,7 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2788,11 +2927,13 @@ pub struct DeleteRadiusServerProfileTemplateV1<'a> {
 }
 impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteRadiusServerProfileTemplateV1Version,
@@ -2801,11 +2942,13 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2813,6 +2956,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2827,6 +2971,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2846,6 +2991,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2900,26 +3046,31 @@ pub struct GetRadiusServerProfileTemplateV1<'a> {
 }
 impl<'a> GetRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRadiusServerProfileTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2928,6 +3079,7 @@ impl<'a> GetRadiusServerProfileTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2978,11 +3130,13 @@ pub struct UpdateRadiusServerProfileTemplateV1<'a> {
 }
 impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateRadiusServerProfileTemplateV1Version,
@@ -2991,11 +3145,13 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3003,6 +3159,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3017,6 +3174,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3036,6 +3194,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3090,21 +3249,25 @@ pub struct CreateSyslogServerProfileTemplate<'a> {
 }
 impl<'a> CreateSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSyslogServerProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3112,6 +3275,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3126,6 +3290,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3143,6 +3308,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3197,21 +3363,25 @@ pub struct DeleteSyslogServerProfileTemplate<'a> {
 }
 impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSyslogServerProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3219,6 +3389,7 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3233,6 +3404,7 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3252,6 +3424,7 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3306,26 +3479,31 @@ pub struct GetSyslogServerProfileTemplate<'a> {
 }
 impl<'a> GetSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSyslogServerProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3334,6 +3512,7 @@ impl<'a> GetSyslogServerProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3384,21 +3563,25 @@ pub struct UpdateSyslogServerProfileTemplate<'a> {
 }
 impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateSyslogServerProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3406,6 +3589,7 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3420,6 +3604,7 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3439,6 +3624,7 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3493,11 +3679,13 @@ pub struct CreateTunnelServiceProfileTemplate<'a> {
 }
 impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateTunnelServiceProfileTemplateVersion,
@@ -3506,11 +3694,13 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3518,6 +3708,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3532,6 +3723,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3549,6 +3741,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3603,11 +3796,13 @@ pub struct DeleteTunnelServiceProfileTemplate<'a> {
 }
 impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteTunnelServiceProfileTemplateVersion,
@@ -3616,11 +3811,13 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3628,6 +3825,7 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3642,6 +3840,7 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3661,6 +3860,7 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3715,26 +3915,31 @@ pub struct GetTunnelServiceProfileTemplate<'a> {
 }
 impl<'a> GetTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTunnelServiceProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3743,6 +3948,7 @@ impl<'a> GetTunnelServiceProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3793,11 +3999,13 @@ pub struct UpdateTunnelServiceProfileTemplate<'a> {
 }
 impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTunnelServiceProfileTemplateVersion,
@@ -3806,11 +4014,13 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3818,6 +4028,7 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3832,6 +4043,7 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3851,6 +4063,7 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3905,21 +4118,25 @@ pub struct AddVlanPoolProfileTemplate<'a> {
 }
 impl<'a> AddVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddVlanPoolProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3927,6 +4144,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3941,6 +4159,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3958,6 +4177,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4012,21 +4232,25 @@ pub struct DeleteVlanPoolProfileTemplate<'a> {
 }
 impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVlanPoolProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4034,6 +4258,7 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4048,6 +4273,7 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4067,6 +4293,7 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4121,26 +4348,31 @@ pub struct GetVlanPoolProfileTemplate<'a> {
 }
 impl<'a> GetVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVlanPoolProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4149,6 +4381,7 @@ impl<'a> GetVlanPoolProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4199,21 +4432,25 @@ pub struct UpdateVlanPoolProfileTemplate<'a> {
 }
 impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVlanPoolProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4221,6 +4458,7 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4235,6 +4473,7 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4254,6 +4493,7 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4308,11 +4548,13 @@ pub struct CreateWifiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateWifiCallingServiceProfileTemplateVersion,
@@ -4321,11 +4563,13 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4333,6 +4577,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4347,6 +4592,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4364,6 +4610,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4418,11 +4665,13 @@ pub struct DeleteWifiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteWifiCallingServiceProfileTemplateVersion,
@@ -4431,11 +4680,13 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4443,6 +4694,7 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4457,6 +4709,7 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4476,6 +4729,7 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4530,11 +4784,13 @@ pub struct GetWiFiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWiFiCallingServiceProfileTemplateVersion,
@@ -4543,16 +4799,19 @@ impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4564,6 +4823,7 @@ impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4614,11 +4874,13 @@ pub struct UpdateWifiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateWifiCallingServiceProfileTemplateVersion,
@@ -4627,11 +4889,13 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4639,6 +4903,7 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4653,6 +4918,7 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4672,6 +4938,7 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4726,11 +4993,13 @@ pub struct CloneWifiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CloneWifiCallingServiceProfileTemplateVersion,
@@ -4739,11 +5008,13 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4751,6 +5022,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4765,6 +5037,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4782,6 +5055,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4836,21 +5110,25 @@ pub struct CreateWifiNetworkTemplate<'a> {
 }
 impl<'a> CreateWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4858,6 +5136,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4872,6 +5151,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4889,6 +5169,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4943,21 +5224,25 @@ pub struct DeleteWifiNetworkTemplate<'a> {
 }
 impl<'a> DeleteWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4965,6 +5250,7 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4979,6 +5265,7 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4998,6 +5285,7 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5052,26 +5340,31 @@ pub struct GetWifiNetworkTemplate<'a> {
 }
 impl<'a> GetWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5080,6 +5373,7 @@ impl<'a> GetWifiNetworkTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5130,21 +5424,25 @@ pub struct UpdateWifiNetworkTemplate<'a> {
 }
 impl<'a> UpdateWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5152,6 +5450,7 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5166,6 +5465,7 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5185,6 +5485,7 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5239,11 +5540,13 @@ pub struct DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateAccessControlProfileTemplateOnWifiNetworkVersion,
@@ -5252,11 +5555,13 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5264,6 +5569,7 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5278,6 +5584,7 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5297,6 +5604,7 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5351,11 +5659,13 @@ pub struct ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
 }
 impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateAccessControlProfileTemplateOnWifiNetworkVersion,
@@ -5364,11 +5674,13 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5376,6 +5688,7 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5390,6 +5703,7 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5409,6 +5723,7 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5463,21 +5778,25 @@ pub struct CloneWifiNetworkTemplate<'a> {
 }
 impl<'a> CloneWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CloneWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5485,6 +5804,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5499,6 +5819,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5516,6 +5837,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5570,11 +5892,13 @@ pub struct ActivateDpskServiceOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateDpskServiceOnWifiNetworkTemplateVersion,
@@ -5583,11 +5907,13 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5595,6 +5921,7 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5609,6 +5936,7 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5628,6 +5956,7 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5682,11 +6011,13 @@ pub struct ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivatePortalServiceProfileTemplateOnWifiNetworkTemplateVersion,
@@ -5695,11 +6026,13 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5707,6 +6040,7 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5721,6 +6055,7 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5740,6 +6075,7 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5794,11 +6130,13 @@ pub struct GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
 }
 impl<'a> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion,
@@ -5807,16 +6145,19 @@ impl<'a> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5828,6 +6169,7 @@ impl<'a> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5880,11 +6222,13 @@ pub struct UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
 }
 impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion,
@@ -5893,11 +6237,13 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5905,6 +6251,7 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5919,6 +6266,7 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5938,6 +6286,7 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5992,11 +6341,13 @@ pub struct DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6005,11 +6356,13 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6017,6 +6370,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6031,6 +6385,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6050,6 +6405,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6104,11 +6460,13 @@ pub struct ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6117,11 +6475,13 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6129,6 +6489,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6143,6 +6504,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6162,6 +6524,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6216,11 +6579,13 @@ pub struct DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6229,11 +6594,13 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6241,6 +6608,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6255,6 +6623,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6274,6 +6643,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6328,11 +6698,13 @@ pub struct ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6341,11 +6713,13 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6353,6 +6727,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6367,6 +6742,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6386,6 +6762,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6440,11 +6817,13 @@ pub struct DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> 
 }
 impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6453,11 +6832,13 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6465,6 +6846,7 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6479,6 +6861,7 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6498,6 +6881,7 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6552,11 +6936,13 @@ pub struct ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6565,11 +6951,13 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6577,6 +6965,7 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6591,6 +6980,7 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6610,6 +7000,7 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

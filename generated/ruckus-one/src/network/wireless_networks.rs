@@ -57,6 +57,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
 }
 impl ExternalAccountingRadius {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             primary: None,
@@ -124,6 +125,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
 }
 impl ExternalAuthRadius {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             primary: None,
@@ -191,6 +193,7 @@ impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
 }
 impl ExternalRadiusTuple {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ip: None,
@@ -294,6 +297,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
 }
 impl NetworkActivation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_groups: None,
@@ -474,6 +478,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
 }
 impl NetworkActivationApGroup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_group_name: None,
@@ -631,6 +636,7 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
 }
 impl NetworkCompatibilityPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             compatibilities: None,
@@ -717,6 +723,7 @@ impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
 }
 impl RecoveryPassphraseSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             passphrase: None,
@@ -793,6 +800,7 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
 }
 impl WifiFeatureSetPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_sets: None,
@@ -878,6 +886,7 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
 }
 impl WifiFeatureSetRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -957,6 +966,7 @@ impl<'de> serde::Deserialize<'de> for WisprProviders {
 }
 impl WisprProviders {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             wispr_providers: None,
@@ -1025,6 +1035,7 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
 }
 impl WisprProvidersModel {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             custom_external_provider: None,
@@ -1114,6 +1125,7 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
 }
 impl WisprProvidersRegion {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             accounting_radius: None,
@@ -1197,6 +1209,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks")]
     #[doc(alias = "GET /networks")]
+    #[inline]
     pub fn list_networks(&self) -> ListNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_NETWORKS, &[]);
         ListNetworks { req }
@@ -1213,6 +1226,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks")]
     #[doc(alias = "POST /networks")]
+    #[inline]
     pub fn create_network(&self) -> CreateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &CREATE_NETWORK, &[]);
         CreateNetwork { req }
@@ -1228,6 +1242,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks")]
     #[doc(alias = "DELETE /networks")]
+    #[inline]
     pub fn delete_networks(&self) -> DeleteNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &DELETE_NETWORKS, &[]);
         DeleteNetworks { req }
@@ -1244,6 +1259,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/{networkId}")]
     #[doc(alias = "GET /networks/{networkId}")]
+    #[inline]
     pub fn get_network(&self, network_id: &str) -> GetNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1265,6 +1281,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/{networkId}")]
     #[doc(alias = "PUT /networks/{networkId}")]
+    #[inline]
     pub fn update_network(&self, network_id: &str) -> UpdateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1285,6 +1302,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/{networkId}")]
     #[doc(alias = "DELETE /networks/{networkId}")]
+    #[inline]
     pub fn delete_network(&self, network_id: &str) -> DeleteNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1303,6 +1321,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiNetworks")]
     #[doc(alias = "POST /wifiNetworks")]
+    #[inline]
     pub fn create_wifi_network(
         &self,
         body: &super::common::WifiNetwork,
@@ -1326,6 +1345,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}")]
+    #[inline]
     pub fn update_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -1352,6 +1372,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "getWifiNetwork")]
+    #[inline]
     pub fn get_wifi_network(&self, wifi_network_id: &str) -> GetWifiNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1374,6 +1395,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "deleteWifiNetwork")]
+    #[inline]
     pub fn delete_wifi_network(&self, wifi_network_id: &str) -> DeleteWifiNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1395,6 +1417,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The description declares a single row as the answer; it is read here as the usual query page, with the rows in `data`.
     #[doc(alias = "/wifiNetworks/query")]
     #[doc(alias = "POST /wifiNetworks/query")]
+    #[inline]
     pub fn query_wifi_networks(
         &self,
         body: &super::common::QueryRequest,
@@ -1421,6 +1444,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations")]
     #[doc(alias = "POST /networkActivations")]
+    #[inline]
     pub fn create_network_activation(
         &self,
         body: &NetworkActivation,
@@ -1447,6 +1471,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations/query")]
     #[doc(alias = "POST /networkActivations/query")]
+    #[inline]
     pub fn query_network_activations(&self) -> QueryNetworkActivations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1469,6 +1494,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations/mappings")]
     #[doc(alias = "POST /networkActivations/mappings")]
+    #[inline]
     pub fn create_network_activation_mappings(
         &self,
     ) -> CreateNetworkActivationMappings<'a> {
@@ -1493,6 +1519,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations/{networkVenueId}")]
     #[doc(alias = "GET /networkActivations/{networkVenueId}")]
+    #[inline]
     pub fn get_network_activation(
         &self,
         network_venue_id: &str,
@@ -1517,6 +1544,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations/{networkVenueId}")]
     #[doc(alias = "PUT /networkActivations/{networkVenueId}")]
+    #[inline]
     pub fn update_network_activation(
         &self,
         network_venue_id: &str,
@@ -1542,6 +1570,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiNetworkSettings::version`)
     #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
     #[doc(alias = "GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
+    #[inline]
     pub fn get_venue_wifi_network_settings(
         &self,
         venue_id: &str,
@@ -1566,6 +1595,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
     #[doc(alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
+    #[inline]
     pub fn update_venue_wifi_network_settings(
         &self,
         venue_id: &str,
@@ -1598,6 +1628,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "activateWifiNetworkOnVenue")]
+    #[inline]
     pub fn activate_wifi_network_on_venue(
         &self,
         venue_id: &str,
@@ -1625,6 +1656,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "deactivateWifiNetworkOnVenue")]
+    #[inline]
     pub fn deactivate_wifi_network_on_venue(
         &self,
         venue_id: &str,
@@ -1649,6 +1681,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Pagination: `query_body`, items in `compatibilities`
     #[doc(alias = "/wifiNetworks/apCompatibilities/query")]
     #[doc(alias = "POST /wifiNetworks/apCompatibilities/query")]
+    #[inline]
     pub fn query_wifi_network_ap_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -1673,6 +1706,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Pagination: `query_body`, items in `featureSets`
     #[doc(alias = "/wifiFeatureSets/query")]
     #[doc(alias = "POST /wifiFeatureSets/query")]
+    #[inline]
     pub fn query_wifi_feature_sets(
         &self,
         body: &super::common::QueryRequest,
@@ -1696,6 +1730,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/qosMapSets")]
     #[doc(alias = "GET /networks/qosMapSets")]
+    #[inline]
     pub fn list_network_qos_map_sets(&self) -> ListNetworkQosMapSets<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1715,6 +1750,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/wisprProviders")]
     #[doc(alias = "GET /networks/wisprProviders")]
+    #[inline]
     pub fn list_network_wispr_providers(&self) -> ListNetworkWisprProviders<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1741,6 +1777,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
     )]
     #[doc(alias = "deactivateApGroupOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_ap_group_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1774,6 +1811,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
     )]
     #[doc(alias = "activateApGroupOnWifiNetwork")]
+    #[inline]
     pub fn activate_ap_group_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1808,6 +1846,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
     )]
     #[doc(alias = "getApGroupSettingsOnWifiNetwork")]
+    #[inline]
     pub fn get_ap_group_settings_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1844,6 +1883,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
     )]
     #[doc(alias = "updateApGroupSettingsOnWifiNetwork")]
+    #[inline]
     pub fn update_ap_group_settings_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1882,6 +1922,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}"
     )]
     #[doc(alias = "deactivateVlanPoolProfileOnVenueWifiNetworkApGroup")]
+    #[inline]
     pub fn deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group(
         &self,
         venue_id: &str,
@@ -1919,6 +1960,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}"
     )]
     #[doc(alias = "activateVlanPoolProfileOnVenueWifiNetworkApGroup")]
+    #[inline]
     pub fn activate_vlan_pool_profile_on_venue_wifi_network_ap_group(
         &self,
         venue_id: &str,
@@ -1955,6 +1997,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}"
     )]
     #[doc(alias = "deactivateClientIsolationProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_client_isolation_profile_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1990,6 +2033,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}"
     )]
     #[doc(alias = "activateClientIsolationProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_client_isolation_profile_on_wifi_network(
         &self,
         venue_id: &str,
@@ -2025,6 +2069,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}"
     )]
     #[doc(alias = "deactivateSoftGreProfileOnVenueWifiNetwork")]
+    #[inline]
     pub fn deactivate_soft_gre_profile_on_venue_wifi_network(
         &self,
         venue_id: &str,
@@ -2060,6 +2105,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}"
     )]
     #[doc(alias = "activateSoftGreProfileOnVenueWifiNetwork")]
+    #[inline]
     pub fn activate_soft_gre_profile_on_venue_wifi_network(
         &self,
         venue_id: &str,
@@ -2087,6 +2133,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/hotspot20IdentityProviders")]
     #[doc(alias = "GET /wifiNetworks/hotspot20IdentityProviders")]
     #[doc(alias = "getWifiNetworkPredefinedHotspot20IdentityProviders")]
+    #[inline]
     pub fn get_wifi_network_predefined_hotspot20_identity_providers(
         &self,
     ) -> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
@@ -2111,6 +2158,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/hotspot20Operators")]
     #[doc(alias = "GET /wifiNetworks/hotspot20Operators")]
     #[doc(alias = "getWifiNetworkPredefinedHotspot20Operators")]
+    #[inline]
     pub fn get_wifi_network_predefined_hotspot20_operators(
         &self,
     ) -> GetWifiNetworkPredefinedHotspot20Operators<'a> {
@@ -2135,6 +2183,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/qosMapSetOptions")]
     #[doc(alias = "GET /wifiNetworks/qosMapSetOptions")]
     #[doc(alias = "getWifiNetworkDefaultQosMapSetOptions")]
+    #[inline]
     pub fn get_wifi_network_default_qos_map_set_options(
         &self,
     ) -> GetWifiNetworkDefaultQosMapSetOptions<'a> {
@@ -2159,6 +2208,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/recoveryPassphraseSettings")]
     #[doc(alias = "GET /wifiNetworks/recoveryPassphraseSettings")]
     #[doc(alias = "getRecoveryPassphraseSettings")]
+    #[inline]
     pub fn get_recovery_passphrase_settings(&self) -> GetRecoveryPassphraseSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2183,6 +2233,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/recoveryPassphraseSettings")]
     #[doc(alias = "PUT /wifiNetworks/recoveryPassphraseSettings")]
     #[doc(alias = "updateRecoveryPassphraseSettings")]
+    #[inline]
     pub fn update_recovery_passphrase_settings(
         &self,
         body: &RecoveryPassphraseSettings,
@@ -2209,6 +2260,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/wisprProviders")]
     #[doc(alias = "GET /wifiNetworks/wisprProviders")]
     #[doc(alias = "getWifiNetworkWisprProviders")]
+    #[inline]
     pub fn get_wifi_network_wispr_providers(&self) -> GetWifiNetworkWisprProviders<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2238,6 +2290,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}"
     )]
     #[doc(alias = "deactivateAccessControlProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_access_control_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2271,6 +2324,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}"
     )]
     #[doc(alias = "activateAccessControlProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_access_control_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2304,6 +2358,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}"
     )]
     #[doc(alias = "deactivateApplicationPolicyOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_application_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2337,6 +2392,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}"
     )]
     #[doc(alias = "activateApplicationPolicyOnWifiNetwork")]
+    #[inline]
     pub fn activate_application_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2366,6 +2422,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
     #[doc(alias = "deactivateDevicePolicyOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_device_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2395,6 +2452,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
     #[doc(alias = "activateDevicePolicyOnWifiNetwork")]
+    #[inline]
     pub fn activate_device_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2424,6 +2482,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}")]
     #[doc(alias = "activateDpskServiceOnWifiNetwork")]
+    #[inline]
     pub fn activate_dpsk_service_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2457,6 +2516,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}"
     )]
     #[doc(alias = "deactivateHotspot20IdentityProviderOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_hotspot20_identity_provider_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2490,6 +2550,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}"
     )]
     #[doc(alias = "activateHotspot20IdentityProviderOnWifiNetwork")]
+    #[inline]
     pub fn activate_hotspot20_identity_provider_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2523,6 +2584,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}"
     )]
     #[doc(alias = "deactivateHotspot20OperatorOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_hotspot20_operator_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2556,6 +2618,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}"
     )]
     #[doc(alias = "activateHotspot20OperatorOnWifiNetwork")]
+    #[inline]
     pub fn activate_hotspot20_operator_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2585,6 +2648,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "deactivateL2AclPolicyOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_l2_acl_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2614,6 +2678,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "activateL2AclPolicyOnWifiNetwork")]
+    #[inline]
     pub fn activate_l2_acl_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2643,6 +2708,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "deactivateL3AclPolicyOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_l3_acl_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2672,6 +2738,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "activateL3AclPolicyOnWifiNetwork")]
+    #[inline]
     pub fn activate_l3_acl_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2705,6 +2772,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}"
     )]
     #[doc(alias = "deactivateMacRegistrationPoolOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_mac_registration_pool_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2738,6 +2806,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}"
     )]
     #[doc(alias = "activateMacRegistrationPoolOnWifiNetwork")]
+    #[inline]
     pub fn activate_mac_registration_pool_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2771,6 +2840,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}"
     )]
     #[doc(alias = "activatePortalServiceProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_portal_service_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2798,6 +2868,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
     #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
     #[doc(alias = "getWifiNetworkRadiusServerProfileSettings")]
+    #[inline]
     pub fn get_wifi_network_radius_server_profile_settings(
         &self,
         wifi_network_id: &str,
@@ -2826,6 +2897,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
     #[doc(alias = "updateWifiNetworkRadiusServerProfileSettings")]
+    #[inline]
     pub fn update_wifi_network_radius_server_profile_settings(
         &self,
         wifi_network_id: &str,
@@ -2858,6 +2930,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}"
     )]
     #[doc(alias = "deactivateRadiusServerProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_radius_server_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2887,6 +2960,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "activateRadiusServerProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_radius_server_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2918,6 +2992,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}"
     )]
     #[doc(alias = "deactivateVlanPoolProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_vlan_pool_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2949,6 +3024,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}"
     )]
     #[doc(alias = "activateVlanPoolProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_vlan_pool_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2982,6 +3058,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "deactivateWifiCallingServiceProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_wifi_calling_service_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -3015,6 +3092,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "activateWifiCallingServiceProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_wifi_calling_service_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -3053,21 +3131,25 @@ pub struct ListNetworks<'a> {
 }
 impl<'a> ListNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3076,6 +3158,7 @@ impl<'a> ListNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3110,26 +3193,31 @@ pub struct CreateNetwork<'a> {
 }
 impl<'a> CreateNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3138,6 +3226,7 @@ impl<'a> CreateNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3172,21 +3261,25 @@ pub struct DeleteNetworks<'a> {
 }
 impl<'a> DeleteNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3195,6 +3288,7 @@ impl<'a> DeleteNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3229,21 +3323,25 @@ pub struct GetNetwork<'a> {
 }
 impl<'a> GetNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3252,6 +3350,7 @@ impl<'a> GetNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3286,26 +3385,31 @@ pub struct UpdateNetwork<'a> {
 }
 impl<'a> UpdateNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3314,6 +3418,7 @@ impl<'a> UpdateNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3348,21 +3453,25 @@ pub struct DeleteNetwork<'a> {
 }
 impl<'a> DeleteNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3371,6 +3480,7 @@ impl<'a> DeleteNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3421,21 +3531,25 @@ pub struct CreateWifiNetwork<'a> {
 }
 impl<'a> CreateWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3443,6 +3557,7 @@ impl<'a> CreateWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3457,6 +3572,7 @@ impl<'a> CreateWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3474,6 +3590,7 @@ impl<'a> CreateWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3528,21 +3645,25 @@ pub struct UpdateWifiNetwork<'a> {
 }
 impl<'a> UpdateWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3550,6 +3671,7 @@ impl<'a> UpdateWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3564,6 +3686,7 @@ impl<'a> UpdateWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3581,6 +3704,7 @@ impl<'a> UpdateWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3635,26 +3759,31 @@ pub struct GetWifiNetwork<'a> {
 }
 impl<'a> GetWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3663,6 +3792,7 @@ impl<'a> GetWifiNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3713,21 +3843,25 @@ pub struct DeleteWifiNetwork<'a> {
 }
 impl<'a> DeleteWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3735,6 +3869,7 @@ impl<'a> DeleteWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3749,6 +3884,7 @@ impl<'a> DeleteWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3766,6 +3902,7 @@ impl<'a> DeleteWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3820,11 +3957,13 @@ pub struct QueryWifiNetworks<'a> {
 }
 impl<'a> QueryWifiNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWifiNetworksVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3837,26 +3976,31 @@ impl<'a> QueryWifiNetworks<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::WifiNetworkRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3865,6 +4009,7 @@ impl<'a> QueryWifiNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3899,21 +4044,25 @@ pub struct CreateNetworkActivation<'a> {
 }
 impl<'a> CreateNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3922,6 +4071,7 @@ impl<'a> CreateNetworkActivation<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3956,11 +4106,13 @@ pub struct QueryNetworkActivations<'a> {
 }
 impl<'a> QueryNetworkActivations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -3973,26 +4125,31 @@ impl<'a> QueryNetworkActivations<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, NetworkActivation> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4001,6 +4158,7 @@ impl<'a> QueryNetworkActivations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4035,26 +4193,31 @@ pub struct CreateNetworkActivationMappings<'a> {
 }
 impl<'a> CreateNetworkActivationMappings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4063,6 +4226,7 @@ impl<'a> CreateNetworkActivationMappings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4097,21 +4261,25 @@ pub struct GetNetworkActivation<'a> {
 }
 impl<'a> GetNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4120,6 +4288,7 @@ impl<'a> GetNetworkActivation<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4154,21 +4323,25 @@ pub struct UpdateNetworkActivation<'a> {
 }
 impl<'a> UpdateNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4177,6 +4350,7 @@ impl<'a> UpdateNetworkActivation<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4227,26 +4401,31 @@ pub struct GetVenueWifiNetworkSettings<'a> {
 }
 impl<'a> GetVenueWifiNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueWifiNetworkSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4258,6 +4437,7 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4308,21 +4488,25 @@ pub struct UpdateVenueWifiNetworkSettings<'a> {
 }
 impl<'a> UpdateVenueWifiNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueWifiNetworkSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4330,6 +4514,7 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4344,6 +4529,7 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4361,6 +4547,7 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4415,26 +4602,31 @@ pub struct ActivateWifiNetworkOnVenue<'a> {
 }
 impl<'a> ActivateWifiNetworkOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::VenueWifiNetwork) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateWifiNetworkOnVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4442,6 +4634,7 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4456,6 +4649,7 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4473,6 +4667,7 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4527,21 +4722,25 @@ pub struct DeactivateWifiNetworkOnVenue<'a> {
 }
 impl<'a> DeactivateWifiNetworkOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeactivateWifiNetworkOnVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4549,6 +4748,7 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4563,6 +4763,7 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4580,6 +4781,7 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4634,11 +4836,13 @@ pub struct QueryWifiNetworkApCompatibilities<'a> {
 }
 impl<'a> QueryWifiNetworkApCompatibilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWifiNetworkApCompatibilitiesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4651,28 +4855,33 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
     /// Every page from page 1, each decoded like `send` (items in `compatibilities`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, NetworkCompatibilityPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `compatibilities`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ApCompatibilityRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4681,6 +4890,7 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4731,11 +4941,13 @@ pub struct QueryWifiFeatureSets<'a> {
 }
 impl<'a> QueryWifiFeatureSets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWifiFeatureSetsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4748,26 +4960,31 @@ impl<'a> QueryWifiFeatureSets<'a> {
     /// Every page from page 1, each decoded like `send` (items in `featureSets`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, WifiFeatureSetPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `featureSets`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, WifiFeatureSetRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4776,6 +4993,7 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4810,21 +5028,25 @@ pub struct ListNetworkQosMapSets<'a> {
 }
 impl<'a> ListNetworkQosMapSets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4833,6 +5055,7 @@ impl<'a> ListNetworkQosMapSets<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4867,21 +5090,25 @@ pub struct ListNetworkWisprProviders<'a> {
 }
 impl<'a> ListNetworkWisprProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4890,6 +5117,7 @@ impl<'a> ListNetworkWisprProviders<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4940,21 +5168,25 @@ pub struct DeactivateApGroupOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeactivateApGroupOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4962,6 +5194,7 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4976,6 +5209,7 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4995,6 +5229,7 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5049,21 +5284,25 @@ pub struct ActivateApGroupOnWifiNetwork<'a> {
 }
 impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateApGroupOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5071,6 +5310,7 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5085,6 +5325,7 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5104,6 +5345,7 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5158,26 +5400,31 @@ pub struct GetApGroupSettingsOnWifiNetwork<'a> {
 }
 impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApGroupSettingsOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5189,6 +5436,7 @@ impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5239,11 +5487,13 @@ pub struct UpdateApGroupSettingsOnWifiNetwork<'a> {
 }
 impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateApGroupSettingsOnWifiNetworkVersion,
@@ -5252,11 +5502,13 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5264,6 +5516,7 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5278,6 +5531,7 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5297,6 +5551,7 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5351,11 +5606,13 @@ pub struct DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
 }
 impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion,
@@ -5364,11 +5621,13 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5376,6 +5635,7 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5390,6 +5650,7 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5409,6 +5670,7 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5463,11 +5725,13 @@ pub struct ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
 }
 impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion,
@@ -5476,11 +5740,13 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5488,6 +5754,7 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5502,6 +5769,7 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5521,6 +5789,7 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5575,11 +5844,13 @@ pub struct DeactivateClientIsolationProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateClientIsolationProfileOnWifiNetworkVersion,
@@ -5588,11 +5859,13 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5600,6 +5873,7 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5614,6 +5888,7 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5633,6 +5908,7 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5687,11 +5963,13 @@ pub struct ActivateClientIsolationProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateClientIsolationProfileOnWifiNetworkVersion,
@@ -5700,11 +5978,13 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5712,6 +5992,7 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5726,6 +6007,7 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5745,6 +6027,7 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5799,11 +6082,13 @@ pub struct DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
 }
 impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateSoftGreProfileOnVenueWifiNetworkVersion,
@@ -5812,11 +6097,13 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5824,6 +6111,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5838,6 +6126,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5857,6 +6146,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5911,11 +6201,13 @@ pub struct ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
 }
 impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateSoftGreProfileOnVenueWifiNetworkVersion,
@@ -5924,11 +6216,13 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5936,6 +6230,7 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5950,6 +6245,7 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5969,6 +6265,7 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6023,11 +6320,13 @@ pub struct GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
 }
 impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion,
@@ -6036,16 +6335,19 @@ impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6054,6 +6356,7 @@ impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6104,11 +6407,13 @@ pub struct GetWifiNetworkPredefinedHotspot20Operators<'a> {
 }
 impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkPredefinedHotspot20OperatorsVersion,
@@ -6117,16 +6422,19 @@ impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6135,6 +6443,7 @@ impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6185,11 +6494,13 @@ pub struct GetWifiNetworkDefaultQosMapSetOptions<'a> {
 }
 impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkDefaultQosMapSetOptionsVersion,
@@ -6198,16 +6509,19 @@ impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6216,6 +6530,7 @@ impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6266,26 +6581,31 @@ pub struct GetRecoveryPassphraseSettings<'a> {
 }
 impl<'a> GetRecoveryPassphraseSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRecoveryPassphraseSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6294,6 +6614,7 @@ impl<'a> GetRecoveryPassphraseSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6344,21 +6665,25 @@ pub struct UpdateRecoveryPassphraseSettings<'a> {
 }
 impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRecoveryPassphraseSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6366,6 +6691,7 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6380,6 +6706,7 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6399,6 +6726,7 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6453,26 +6781,31 @@ pub struct GetWifiNetworkWisprProviders<'a> {
 }
 impl<'a> GetWifiNetworkWisprProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiNetworkWisprProvidersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6481,6 +6814,7 @@ impl<'a> GetWifiNetworkWisprProviders<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6531,11 +6865,13 @@ pub struct DeactivateAccessControlProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateAccessControlProfileOnWifiNetworkVersion,
@@ -6544,11 +6880,13 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6556,6 +6894,7 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6570,6 +6909,7 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6589,6 +6929,7 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6643,11 +6984,13 @@ pub struct ActivateAccessControlProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateAccessControlProfileOnWifiNetworkVersion,
@@ -6656,11 +6999,13 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6668,6 +7013,7 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6682,6 +7028,7 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6701,6 +7048,7 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6755,11 +7103,13 @@ pub struct DeactivateApplicationPolicyOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateApplicationPolicyOnWifiNetworkVersion,
@@ -6768,11 +7118,13 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6780,6 +7132,7 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6794,6 +7147,7 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6813,6 +7167,7 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6867,11 +7222,13 @@ pub struct ActivateApplicationPolicyOnWifiNetwork<'a> {
 }
 impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateApplicationPolicyOnWifiNetworkVersion,
@@ -6880,11 +7237,13 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6892,6 +7251,7 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6906,6 +7266,7 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6925,6 +7286,7 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6979,11 +7341,13 @@ pub struct DeactivateDevicePolicyOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateDevicePolicyOnWifiNetworkVersion,
@@ -6992,11 +7356,13 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7004,6 +7370,7 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7018,6 +7385,7 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7037,6 +7405,7 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7091,21 +7460,25 @@ pub struct ActivateDevicePolicyOnWifiNetwork<'a> {
 }
 impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateDevicePolicyOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7113,6 +7486,7 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7127,6 +7501,7 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7146,6 +7521,7 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7200,21 +7576,25 @@ pub struct ActivateDpskServiceOnWifiNetwork<'a> {
 }
 impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateDpskServiceOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7222,6 +7602,7 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7236,6 +7617,7 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7255,6 +7637,7 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7309,11 +7692,13 @@ pub struct DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateHotspot20IdentityProviderOnWifiNetworkVersion,
@@ -7322,11 +7707,13 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7334,6 +7721,7 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7348,6 +7736,7 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7367,6 +7756,7 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7421,11 +7811,13 @@ pub struct ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
 }
 impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateHotspot20IdentityProviderOnWifiNetworkVersion,
@@ -7434,11 +7826,13 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7446,6 +7840,7 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7460,6 +7855,7 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7479,6 +7875,7 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7533,11 +7930,13 @@ pub struct DeactivateHotspot20OperatorOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateHotspot20OperatorOnWifiNetworkVersion,
@@ -7546,11 +7945,13 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7558,6 +7959,7 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7572,6 +7974,7 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7591,6 +7994,7 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7645,11 +8049,13 @@ pub struct ActivateHotspot20OperatorOnWifiNetwork<'a> {
 }
 impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateHotspot20OperatorOnWifiNetworkVersion,
@@ -7658,11 +8064,13 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7670,6 +8078,7 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7684,6 +8093,7 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7703,6 +8113,7 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7757,11 +8168,13 @@ pub struct DeactivateL2AclPolicyOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateL2AclPolicyOnWifiNetworkVersion,
@@ -7770,11 +8183,13 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7782,6 +8197,7 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7796,6 +8212,7 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7815,6 +8232,7 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7869,21 +8287,25 @@ pub struct ActivateL2AclPolicyOnWifiNetwork<'a> {
 }
 impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateL2AclPolicyOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7891,6 +8313,7 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7905,6 +8328,7 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7924,6 +8348,7 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7978,11 +8403,13 @@ pub struct DeactivateL3AclPolicyOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateL3AclPolicyOnWifiNetworkVersion,
@@ -7991,11 +8418,13 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8003,6 +8432,7 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8017,6 +8447,7 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8036,6 +8467,7 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8090,21 +8522,25 @@ pub struct ActivateL3AclPolicyOnWifiNetwork<'a> {
 }
 impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateL3AclPolicyOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8112,6 +8548,7 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8126,6 +8563,7 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8145,6 +8583,7 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8199,11 +8638,13 @@ pub struct DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateMacRegistrationPoolOnWifiNetworkVersion,
@@ -8212,11 +8653,13 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8224,6 +8667,7 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8238,6 +8682,7 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8257,6 +8702,7 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8311,11 +8757,13 @@ pub struct ActivateMacRegistrationPoolOnWifiNetwork<'a> {
 }
 impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateMacRegistrationPoolOnWifiNetworkVersion,
@@ -8324,11 +8772,13 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8336,6 +8786,7 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8350,6 +8801,7 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8369,6 +8821,7 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8423,11 +8876,13 @@ pub struct ActivatePortalServiceProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivatePortalServiceProfileOnWifiNetworkVersion,
@@ -8436,11 +8891,13 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8448,6 +8905,7 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8462,6 +8920,7 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8481,6 +8940,7 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8535,11 +8995,13 @@ pub struct GetWifiNetworkRadiusServerProfileSettings<'a> {
 }
 impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkRadiusServerProfileSettingsVersion,
@@ -8548,16 +9010,19 @@ impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8569,6 +9034,7 @@ impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8621,11 +9087,13 @@ pub struct UpdateWifiNetworkRadiusServerProfileSettings<'a> {
 }
 impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateWifiNetworkRadiusServerProfileSettingsVersion,
@@ -8634,11 +9102,13 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8646,6 +9116,7 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8660,6 +9131,7 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8679,6 +9151,7 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8733,11 +9206,13 @@ pub struct DeactivateRadiusServerProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateRadiusServerProfileOnWifiNetworkVersion,
@@ -8746,11 +9221,13 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8758,6 +9235,7 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8772,6 +9250,7 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8791,6 +9270,7 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8845,11 +9325,13 @@ pub struct ActivateRadiusServerProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateRadiusServerProfileOnWifiNetworkVersion,
@@ -8858,11 +9340,13 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8870,6 +9354,7 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8884,6 +9369,7 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8903,6 +9389,7 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8957,11 +9444,13 @@ pub struct DeactivateVlanPoolProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateVlanPoolProfileOnWifiNetworkVersion,
@@ -8970,11 +9459,13 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8982,6 +9473,7 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8996,6 +9488,7 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9015,6 +9508,7 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9069,11 +9563,13 @@ pub struct ActivateVlanPoolProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateVlanPoolProfileOnWifiNetworkVersion,
@@ -9082,11 +9578,13 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9094,6 +9592,7 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9108,6 +9607,7 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9127,6 +9627,7 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9181,11 +9682,13 @@ pub struct DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateWifiCallingServiceProfileOnWifiNetworkVersion,
@@ -9194,11 +9697,13 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9206,6 +9711,7 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9220,6 +9726,7 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9239,6 +9746,7 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9293,11 +9801,13 @@ pub struct ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateWifiCallingServiceProfileOnWifiNetworkVersion,
@@ -9306,11 +9816,13 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9318,6 +9830,7 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9332,6 +9845,7 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9351,6 +9865,7 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

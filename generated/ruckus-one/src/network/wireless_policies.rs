@@ -62,6 +62,7 @@ impl<'de> serde::Deserialize<'de> for Activation {
 }
 impl Activation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -148,6 +149,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
 }
 impl ClientIsolationAllowlistEntry {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac: String) -> Self {
         Self {
             description: None,
@@ -222,6 +224,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
 }
 impl ClientIsolationProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(allowlist: Vec<ClientIsolationAllowlistEntry>, name: String) -> Self {
         Self {
             allowlist,
@@ -314,6 +317,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
 }
 impl ClientIsolationProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -500,6 +504,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
 }
 impl EthernetPortProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             auth_type: None,
@@ -963,6 +968,7 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
 }
 impl LbsServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1060,6 +1066,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
 }
 impl MulticastDnsProxyProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(service_name: String) -> Self {
         Self {
             id: None,
@@ -1151,6 +1158,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
 }
 impl MulticastDnsProxyProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1269,6 +1277,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
 }
 impl MulticastDnsProxyServiceRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(from_vlan: i64, to_vlan: i64) -> Self {
         Self {
             enabled: None,
@@ -1376,6 +1385,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
 }
 impl QueryResponseClientIsolationProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1502,6 +1512,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
 }
 impl QueryResponseLbsServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1628,6 +1639,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
 }
 impl QueryResponseMulticastDnsProxyProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1754,6 +1766,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
 }
 impl QueryResponseSnmpAgentProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1879,6 +1892,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
 }
 impl QueryResponseSoftGreProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1998,6 +2012,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
 }
 impl QueryResponseTunnelProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2109,6 +2124,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
 }
 impl SnmpAgentNotificationSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             target_ip_address: None,
@@ -2248,6 +2264,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
 }
 impl SnmpAgentProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -2370,6 +2387,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
 }
 impl SnmpAgentProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2533,6 +2551,7 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
 }
 impl SnmpV2Agent {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(community_name: String) -> Self {
         Self {
             community_name,
@@ -2643,6 +2662,7 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
 }
 impl SnmpV3Agent {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         authentication_passphrase: ruckus_one_runtime::Secret,
         user_name: String,
@@ -2920,6 +2940,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
 }
 impl SoftGreProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, primary_gateway_address: String) -> Self {
         Self {
             description: None,
@@ -3087,6 +3108,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
 }
 impl SoftGreProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3302,6 +3324,7 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
 }
 impl SupplicantAuthenticationOptions {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             password: None,
@@ -3495,6 +3518,7 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
 }
 impl TunnelProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3685,6 +3709,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
 }
 impl ViewmodelMulticastDnsProxyServiceRule {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             rule_index: None,
@@ -3764,6 +3789,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/clientIsolationProfiles")]
     #[doc(alias = "POST /clientIsolationProfiles")]
+    #[inline]
     pub fn create_client_isolation_profile(
         &self,
         body: &ClientIsolationProfile,
@@ -3789,6 +3815,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "GET /clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "getClientIsolationProfile")]
+    #[inline]
     pub fn get_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -3813,6 +3840,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "PUT /clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "updateClientIsolationProfile")]
+    #[inline]
     pub fn update_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -3840,6 +3868,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "DELETE /clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "deleteClientIsolationProfile")]
+    #[inline]
     pub fn delete_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -3868,6 +3897,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/clientIsolationProfiles/query")]
     #[doc(alias = "POST /clientIsolationProfiles/query")]
     #[doc(alias = "queryClientIsolationProfiles")]
+    #[inline]
     pub fn query_client_isolation_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -3892,6 +3922,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/lbsServerProfiles")]
     #[doc(alias = "POST /lbsServerProfiles")]
+    #[inline]
     pub fn create_lbs_server_profile(
         &self,
         body: &LbsServerProfile,
@@ -3915,6 +3946,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "GET /lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "getLbsServerProfile")]
+    #[inline]
     pub fn get_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -3939,6 +3971,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "PUT /lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "updateLbsServerProfile")]
+    #[inline]
     pub fn update_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -3964,6 +3997,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "DELETE /lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "deleteLbsServerProfile")]
+    #[inline]
     pub fn delete_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -3990,6 +4024,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/lbsServerProfiles/query")]
     #[doc(alias = "POST /lbsServerProfiles/query")]
     #[doc(alias = "getLbsServerProfileForView")]
+    #[inline]
     pub fn query_lbs_server_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4012,6 +4047,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/multicastDnsProxyProfiles")]
     #[doc(alias = "POST /multicastDnsProxyProfiles")]
+    #[inline]
     pub fn create_multicast_dns_proxy_profile(
         &self,
         body: &MulticastDnsProxyProfile,
@@ -4037,6 +4073,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "GET /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "getMulticastDnsProxyProfile")]
+    #[inline]
     pub fn get_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -4061,6 +4098,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "PUT /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "updateMulticastDnsProxyProfile")]
+    #[inline]
     pub fn update_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -4088,6 +4126,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "DELETE /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "deleteMulticastDnsProxyProfile")]
+    #[inline]
     pub fn delete_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -4116,6 +4155,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/multicastDnsProxyProfiles/query")]
     #[doc(alias = "POST /multicastDnsProxyProfiles/query")]
     #[doc(alias = "queryMulticastDnsProxyProfiles")]
+    #[inline]
     pub fn query_multicast_dns_proxy_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4140,6 +4180,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/roguePolicies")]
     #[doc(alias = "POST /roguePolicies")]
+    #[inline]
     pub fn create_rogue_policy(
         &self,
         body: &super::common::RoguePolicy,
@@ -4163,6 +4204,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "GET /roguePolicies/{roguePolicyId}")]
     #[doc(alias = "getRoguePolicy")]
+    #[inline]
     pub fn get_rogue_policy(&self, rogue_policy_id: &str) -> GetRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4184,6 +4226,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "PUT /roguePolicies/{roguePolicyId}")]
     #[doc(alias = "updateRoguePolicy")]
+    #[inline]
     pub fn update_rogue_policy(
         &self,
         rogue_policy_id: &str,
@@ -4209,6 +4252,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "DELETE /roguePolicies/{roguePolicyId}")]
     #[doc(alias = "deleteRoguePolicy")]
+    #[inline]
     pub fn delete_rogue_policy(&self, rogue_policy_id: &str) -> DeleteRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4232,6 +4276,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/roguePolicies/query")]
     #[doc(alias = "POST /roguePolicies/query")]
     #[doc(alias = "getRoguePoliciesForView")]
+    #[inline]
     pub fn query_rogue_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -4254,6 +4299,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/snmpAgentProfiles")]
     #[doc(alias = "POST /snmpAgentProfiles")]
+    #[inline]
     pub fn create_snmp_agent_profile(
         &self,
         body: &SnmpAgentProfile,
@@ -4277,6 +4323,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "GET /snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "getSnmpAgentProfile")]
+    #[inline]
     pub fn get_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -4301,6 +4348,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "PUT /snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "updateSnmpAgentProfile")]
+    #[inline]
     pub fn update_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -4326,6 +4374,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "DELETE /snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "deleteSnmpAgentProfile")]
+    #[inline]
     pub fn delete_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -4352,6 +4401,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/snmpAgentProfiles/query")]
     #[doc(alias = "POST /snmpAgentProfiles/query")]
     #[doc(alias = "querySnmpAgentProfiles")]
+    #[inline]
     pub fn query_snmp_agent_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4374,6 +4424,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/softGreProfiles")]
     #[doc(alias = "POST /softGreProfiles")]
+    #[inline]
     pub fn create_soft_gre_profile(
         &self,
         body: &SoftGreProfile,
@@ -4397,6 +4448,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "GET /softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "getSoftGreProfile")]
+    #[inline]
     pub fn get_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -4421,6 +4473,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "PUT /softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "updateSoftGreProfile")]
+    #[inline]
     pub fn update_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -4446,6 +4499,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "DELETE /softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "deleteSoftGreProfile")]
+    #[inline]
     pub fn delete_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -4472,6 +4526,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/softGreProfiles/query")]
     #[doc(alias = "POST /softGreProfiles/query")]
     #[doc(alias = "QuerySoftGreProfiles")]
+    #[inline]
     pub fn query_soft_gre_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4494,6 +4549,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/tunnelServiceProfiles")]
     #[doc(alias = "POST /tunnelServiceProfiles")]
+    #[inline]
     pub fn create_tunnel_service_profile(
         &self,
         body: &super::common::TunnelServiceProfile,
@@ -4517,6 +4573,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "GET /tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "getTunnelServiceProfile")]
+    #[inline]
     pub fn get_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -4541,6 +4598,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "PUT /tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "updateTunnelServiceProfile")]
+    #[inline]
     pub fn update_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -4567,6 +4625,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "PATCH /tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "patchTunnelServiceProfile")]
+    #[inline]
     pub fn patch_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -4592,6 +4651,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "DELETE /tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "deleteTunnelServiceProfile")]
+    #[inline]
     pub fn delete_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -4618,6 +4678,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/query")]
     #[doc(alias = "POST /tunnelServiceProfiles/query")]
     #[doc(alias = "getTunnelProfileProfiles")]
+    #[inline]
     pub fn query_tunnel_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4640,6 +4701,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/vlanPoolProfiles")]
     #[doc(alias = "POST /vlanPoolProfiles")]
+    #[inline]
     pub fn create_vlan_pool_profile(
         &self,
         body: &super::common::VlanPoolProfile,
@@ -4663,6 +4725,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "GET /vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "getVlanPoolProfile")]
+    #[inline]
     pub fn get_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -4687,6 +4750,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "PUT /vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "updateVlanPoolProfile")]
+    #[inline]
     pub fn update_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -4712,6 +4776,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "DELETE /vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "deleteVlanPoolProfile")]
+    #[inline]
     pub fn delete_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -4738,6 +4803,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/vlanPoolProfiles/query")]
     #[doc(alias = "POST /vlanPoolProfiles/query")]
     #[doc(alias = "queryVlanPoolProfiles")]
+    #[inline]
     pub fn query_vlan_pool_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4760,6 +4826,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/ethernetPortProfiles")]
     #[doc(alias = "POST /ethernetPortProfiles")]
+    #[inline]
     pub fn create_ethernet_port_profile(
         &self,
         body: &EthernetPortProfile,
@@ -4783,6 +4850,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "GET /ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "getEthernetPortProfile")]
+    #[inline]
     pub fn get_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4807,6 +4875,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "PUT /ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "updateEthernetPortProfile")]
+    #[inline]
     pub fn update_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4832,6 +4901,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "DELETE /ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "deleteEthernetPortProfile")]
+    #[inline]
     pub fn delete_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4858,6 +4928,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/ethernetPortProfiles/query")]
     #[doc(alias = "POST /ethernetPortProfiles/query")]
     #[doc(alias = "getEthernetPortProfiles")]
+    #[inline]
     pub fn query_ethernet_port_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4910,21 +4981,25 @@ pub struct CreateClientIsolationProfile<'a> {
 }
 impl<'a> CreateClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateClientIsolationProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4932,6 +5007,7 @@ impl<'a> CreateClientIsolationProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4946,6 +5022,7 @@ impl<'a> CreateClientIsolationProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4963,6 +5040,7 @@ impl<'a> CreateClientIsolationProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5017,26 +5095,31 @@ pub struct GetClientIsolationProfile<'a> {
 }
 impl<'a> GetClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetClientIsolationProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5045,6 +5128,7 @@ impl<'a> GetClientIsolationProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5095,21 +5179,25 @@ pub struct UpdateClientIsolationProfile<'a> {
 }
 impl<'a> UpdateClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateClientIsolationProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5117,6 +5205,7 @@ impl<'a> UpdateClientIsolationProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5131,6 +5220,7 @@ impl<'a> UpdateClientIsolationProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5148,6 +5238,7 @@ impl<'a> UpdateClientIsolationProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5202,21 +5293,25 @@ pub struct DeleteClientIsolationProfile<'a> {
 }
 impl<'a> DeleteClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteClientIsolationProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5224,6 +5319,7 @@ impl<'a> DeleteClientIsolationProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5238,6 +5334,7 @@ impl<'a> DeleteClientIsolationProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5255,6 +5352,7 @@ impl<'a> DeleteClientIsolationProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5309,11 +5407,13 @@ pub struct QueryClientIsolationProfiles<'a> {
 }
 impl<'a> QueryClientIsolationProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryClientIsolationProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5326,6 +5426,7 @@ impl<'a> QueryClientIsolationProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseClientIsolationProfileQueryData> {
@@ -5334,22 +5435,26 @@ impl<'a> QueryClientIsolationProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, ClientIsolationProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5361,6 +5466,7 @@ impl<'a> QueryClientIsolationProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5411,21 +5517,25 @@ pub struct CreateLbsServerProfile<'a> {
 }
 impl<'a> CreateLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateLbsServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5433,6 +5543,7 @@ impl<'a> CreateLbsServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5447,6 +5558,7 @@ impl<'a> CreateLbsServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5464,6 +5576,7 @@ impl<'a> CreateLbsServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5518,26 +5631,31 @@ pub struct GetLbsServerProfile<'a> {
 }
 impl<'a> GetLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetLbsServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5546,6 +5664,7 @@ impl<'a> GetLbsServerProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5596,21 +5715,25 @@ pub struct UpdateLbsServerProfile<'a> {
 }
 impl<'a> UpdateLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateLbsServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5618,6 +5741,7 @@ impl<'a> UpdateLbsServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5632,6 +5756,7 @@ impl<'a> UpdateLbsServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5649,6 +5774,7 @@ impl<'a> UpdateLbsServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5703,21 +5829,25 @@ pub struct DeleteLbsServerProfile<'a> {
 }
 impl<'a> DeleteLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteLbsServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5725,6 +5855,7 @@ impl<'a> DeleteLbsServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5739,6 +5870,7 @@ impl<'a> DeleteLbsServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5756,6 +5888,7 @@ impl<'a> DeleteLbsServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5810,11 +5943,13 @@ pub struct QueryLbsServerProfiles<'a> {
 }
 impl<'a> QueryLbsServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryLbsServerProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5827,6 +5962,7 @@ impl<'a> QueryLbsServerProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseLbsServerProfileQueryData> {
@@ -5835,20 +5971,24 @@ impl<'a> QueryLbsServerProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, LbsServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5860,6 +6000,7 @@ impl<'a> QueryLbsServerProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5910,21 +6051,25 @@ pub struct CreateMulticastDnsProxyProfile<'a> {
 }
 impl<'a> CreateMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateMulticastDnsProxyProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5932,6 +6077,7 @@ impl<'a> CreateMulticastDnsProxyProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5946,6 +6092,7 @@ impl<'a> CreateMulticastDnsProxyProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5963,6 +6110,7 @@ impl<'a> CreateMulticastDnsProxyProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6017,26 +6165,31 @@ pub struct GetMulticastDnsProxyProfile<'a> {
 }
 impl<'a> GetMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetMulticastDnsProxyProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6045,6 +6198,7 @@ impl<'a> GetMulticastDnsProxyProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6095,21 +6249,25 @@ pub struct UpdateMulticastDnsProxyProfile<'a> {
 }
 impl<'a> UpdateMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateMulticastDnsProxyProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6117,6 +6275,7 @@ impl<'a> UpdateMulticastDnsProxyProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6131,6 +6290,7 @@ impl<'a> UpdateMulticastDnsProxyProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6148,6 +6308,7 @@ impl<'a> UpdateMulticastDnsProxyProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6202,21 +6363,25 @@ pub struct DeleteMulticastDnsProxyProfile<'a> {
 }
 impl<'a> DeleteMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteMulticastDnsProxyProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6224,6 +6389,7 @@ impl<'a> DeleteMulticastDnsProxyProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6238,6 +6404,7 @@ impl<'a> DeleteMulticastDnsProxyProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6255,6 +6422,7 @@ impl<'a> DeleteMulticastDnsProxyProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6309,11 +6477,13 @@ pub struct QueryMulticastDnsProxyProfiles<'a> {
 }
 impl<'a> QueryMulticastDnsProxyProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryMulticastDnsProxyProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6326,6 +6496,7 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseMulticastDnsProxyProfileQueryData> {
@@ -6334,22 +6505,26 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, MulticastDnsProxyProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6361,6 +6536,7 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6411,21 +6587,25 @@ pub struct CreateRoguePolicy<'a> {
 }
 impl<'a> CreateRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateRoguePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6433,6 +6613,7 @@ impl<'a> CreateRoguePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6447,6 +6628,7 @@ impl<'a> CreateRoguePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6464,6 +6646,7 @@ impl<'a> CreateRoguePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6518,26 +6701,31 @@ pub struct GetRoguePolicy<'a> {
 }
 impl<'a> GetRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRoguePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6546,6 +6734,7 @@ impl<'a> GetRoguePolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6596,21 +6785,25 @@ pub struct UpdateRoguePolicy<'a> {
 }
 impl<'a> UpdateRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRoguePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6618,6 +6811,7 @@ impl<'a> UpdateRoguePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6632,6 +6826,7 @@ impl<'a> UpdateRoguePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6649,6 +6844,7 @@ impl<'a> UpdateRoguePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6703,21 +6899,25 @@ pub struct DeleteRoguePolicy<'a> {
 }
 impl<'a> DeleteRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteRoguePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6725,6 +6925,7 @@ impl<'a> DeleteRoguePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6739,6 +6940,7 @@ impl<'a> DeleteRoguePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6756,6 +6958,7 @@ impl<'a> DeleteRoguePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6810,11 +7013,13 @@ pub struct QueryRoguePolicies<'a> {
 }
 impl<'a> QueryRoguePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryRoguePoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6827,6 +7032,7 @@ impl<'a> QueryRoguePolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -6838,22 +7044,26 @@ impl<'a> QueryRoguePolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::RoguePolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6865,6 +7075,7 @@ impl<'a> QueryRoguePolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6917,21 +7128,25 @@ pub struct CreateSnmpAgentProfile<'a> {
 }
 impl<'a> CreateSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSnmpAgentProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6939,6 +7154,7 @@ impl<'a> CreateSnmpAgentProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6953,6 +7169,7 @@ impl<'a> CreateSnmpAgentProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6970,6 +7187,7 @@ impl<'a> CreateSnmpAgentProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7024,26 +7242,31 @@ pub struct GetSnmpAgentProfile<'a> {
 }
 impl<'a> GetSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSnmpAgentProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7052,6 +7275,7 @@ impl<'a> GetSnmpAgentProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7102,21 +7326,25 @@ pub struct UpdateSnmpAgentProfile<'a> {
 }
 impl<'a> UpdateSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateSnmpAgentProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7124,6 +7352,7 @@ impl<'a> UpdateSnmpAgentProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7138,6 +7367,7 @@ impl<'a> UpdateSnmpAgentProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7155,6 +7385,7 @@ impl<'a> UpdateSnmpAgentProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7209,21 +7440,25 @@ pub struct DeleteSnmpAgentProfile<'a> {
 }
 impl<'a> DeleteSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSnmpAgentProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7231,6 +7466,7 @@ impl<'a> DeleteSnmpAgentProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7245,6 +7481,7 @@ impl<'a> DeleteSnmpAgentProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7262,6 +7499,7 @@ impl<'a> DeleteSnmpAgentProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7316,11 +7554,13 @@ pub struct QuerySnmpAgentProfiles<'a> {
 }
 impl<'a> QuerySnmpAgentProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySnmpAgentProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7333,6 +7573,7 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseSnmpAgentProfileQueryData> {
@@ -7341,20 +7582,24 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, SnmpAgentProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7366,6 +7611,7 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7416,21 +7662,25 @@ pub struct CreateSoftGreProfile<'a> {
 }
 impl<'a> CreateSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSoftGreProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7438,6 +7688,7 @@ impl<'a> CreateSoftGreProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7452,6 +7703,7 @@ impl<'a> CreateSoftGreProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7469,6 +7721,7 @@ impl<'a> CreateSoftGreProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7523,26 +7776,31 @@ pub struct GetSoftGreProfile<'a> {
 }
 impl<'a> GetSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSoftGreProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7551,6 +7809,7 @@ impl<'a> GetSoftGreProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7601,21 +7860,25 @@ pub struct UpdateSoftGreProfile<'a> {
 }
 impl<'a> UpdateSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateSoftGreProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7623,6 +7886,7 @@ impl<'a> UpdateSoftGreProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7637,6 +7901,7 @@ impl<'a> UpdateSoftGreProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7654,6 +7919,7 @@ impl<'a> UpdateSoftGreProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7708,21 +7974,25 @@ pub struct DeleteSoftGreProfile<'a> {
 }
 impl<'a> DeleteSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSoftGreProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7730,6 +8000,7 @@ impl<'a> DeleteSoftGreProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7744,6 +8015,7 @@ impl<'a> DeleteSoftGreProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7761,6 +8033,7 @@ impl<'a> DeleteSoftGreProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7815,11 +8088,13 @@ pub struct QuerySoftGreProfiles<'a> {
 }
 impl<'a> QuerySoftGreProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySoftGreProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7832,6 +8107,7 @@ impl<'a> QuerySoftGreProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseSoftGreProfileQueryData> {
@@ -7840,20 +8116,24 @@ impl<'a> QuerySoftGreProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, SoftGreProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7862,6 +8142,7 @@ impl<'a> QuerySoftGreProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7912,21 +8193,25 @@ pub struct CreateTunnelServiceProfile<'a> {
 }
 impl<'a> CreateTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7934,6 +8219,7 @@ impl<'a> CreateTunnelServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7948,6 +8234,7 @@ impl<'a> CreateTunnelServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7965,6 +8252,7 @@ impl<'a> CreateTunnelServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8019,26 +8307,31 @@ pub struct GetTunnelServiceProfile<'a> {
 }
 impl<'a> GetTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8047,6 +8340,7 @@ impl<'a> GetTunnelServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8097,21 +8391,25 @@ pub struct UpdateTunnelServiceProfile<'a> {
 }
 impl<'a> UpdateTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8119,6 +8417,7 @@ impl<'a> UpdateTunnelServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8133,6 +8432,7 @@ impl<'a> UpdateTunnelServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8150,6 +8450,7 @@ impl<'a> UpdateTunnelServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8204,21 +8505,25 @@ pub struct PatchTunnelServiceProfile<'a> {
 }
 impl<'a> PatchTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8226,6 +8531,7 @@ impl<'a> PatchTunnelServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8240,6 +8546,7 @@ impl<'a> PatchTunnelServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8257,6 +8564,7 @@ impl<'a> PatchTunnelServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8311,21 +8619,25 @@ pub struct DeleteTunnelServiceProfile<'a> {
 }
 impl<'a> DeleteTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8333,6 +8645,7 @@ impl<'a> DeleteTunnelServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8347,6 +8660,7 @@ impl<'a> DeleteTunnelServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8364,6 +8678,7 @@ impl<'a> DeleteTunnelServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8418,11 +8733,13 @@ pub struct QueryTunnelServiceProfiles<'a> {
 }
 impl<'a> QueryTunnelServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryTunnelServiceProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -8435,26 +8752,31 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseTunnelProfile> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, TunnelProfile> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8463,6 +8785,7 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8513,21 +8836,25 @@ pub struct CreateVlanPoolProfile<'a> {
 }
 impl<'a> CreateVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVlanPoolProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8535,6 +8862,7 @@ impl<'a> CreateVlanPoolProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8549,6 +8877,7 @@ impl<'a> CreateVlanPoolProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8566,6 +8895,7 @@ impl<'a> CreateVlanPoolProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8620,26 +8950,31 @@ pub struct GetVlanPoolProfile<'a> {
 }
 impl<'a> GetVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVlanPoolProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8648,6 +8983,7 @@ impl<'a> GetVlanPoolProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8698,21 +9034,25 @@ pub struct UpdateVlanPoolProfile<'a> {
 }
 impl<'a> UpdateVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVlanPoolProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8720,6 +9060,7 @@ impl<'a> UpdateVlanPoolProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8734,6 +9075,7 @@ impl<'a> UpdateVlanPoolProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8751,6 +9093,7 @@ impl<'a> UpdateVlanPoolProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8805,21 +9148,25 @@ pub struct DeleteVlanPoolProfile<'a> {
 }
 impl<'a> DeleteVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVlanPoolProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8827,6 +9174,7 @@ impl<'a> DeleteVlanPoolProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8841,6 +9189,7 @@ impl<'a> DeleteVlanPoolProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8858,6 +9207,7 @@ impl<'a> DeleteVlanPoolProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8912,11 +9262,13 @@ pub struct QueryVlanPoolProfiles<'a> {
 }
 impl<'a> QueryVlanPoolProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVlanPoolProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -8929,6 +9281,7 @@ impl<'a> QueryVlanPoolProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -8940,22 +9293,26 @@ impl<'a> QueryVlanPoolProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::VlanPoolProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8967,6 +9324,7 @@ impl<'a> QueryVlanPoolProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9019,21 +9377,25 @@ pub struct CreateEthernetPortProfile<'a> {
 }
 impl<'a> CreateEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateEthernetPortProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9041,6 +9403,7 @@ impl<'a> CreateEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9055,6 +9418,7 @@ impl<'a> CreateEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9072,6 +9436,7 @@ impl<'a> CreateEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9126,26 +9491,31 @@ pub struct GetEthernetPortProfile<'a> {
 }
 impl<'a> GetEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEthernetPortProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9154,6 +9524,7 @@ impl<'a> GetEthernetPortProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9204,21 +9575,25 @@ pub struct UpdateEthernetPortProfile<'a> {
 }
 impl<'a> UpdateEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateEthernetPortProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9226,6 +9601,7 @@ impl<'a> UpdateEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9240,6 +9616,7 @@ impl<'a> UpdateEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9257,6 +9634,7 @@ impl<'a> UpdateEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9311,21 +9689,25 @@ pub struct DeleteEthernetPortProfile<'a> {
 }
 impl<'a> DeleteEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteEthernetPortProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9333,6 +9715,7 @@ impl<'a> DeleteEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9347,6 +9730,7 @@ impl<'a> DeleteEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9364,6 +9748,7 @@ impl<'a> DeleteEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9418,11 +9803,13 @@ pub struct QueryEthernetPortProfiles<'a> {
 }
 impl<'a> QueryEthernetPortProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEthernetPortProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -9435,6 +9822,7 @@ impl<'a> QueryEthernetPortProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -9446,22 +9834,26 @@ impl<'a> QueryEthernetPortProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::EthernetPortProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9473,6 +9865,7 @@ impl<'a> QueryEthernetPortProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

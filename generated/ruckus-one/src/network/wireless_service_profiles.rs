@@ -74,6 +74,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
 }
 impl DhcpConfigServiceProfileDeep {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(dhcp_pools: Vec<DhcpPoolV1>, service_name: String) -> Self {
         Self {
             dhcp_mode: None,
@@ -372,6 +373,7 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
 }
 impl DhcpPoolVenueUsage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_ip_count: None,
@@ -465,6 +467,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
 }
 impl Hotspot20AuthInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             credential_type: None,
@@ -943,6 +946,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
 }
 impl Hotspot20Eap {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             auth_infos: None,
@@ -1102,6 +1106,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
 }
 impl Hotspot20FriendlyName {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             language: None,
@@ -1294,6 +1299,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
 }
 impl Hotspot20IdentityProvider {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(nai_realms: Vec<Hotspot20NaiRealm>, name: String) -> Self {
         Self {
             accounting_radius_enabled: None,
@@ -1428,6 +1434,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
 }
 impl Hotspot20IdentityProviderQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1555,6 +1562,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
 }
 impl Hotspot20NaiRealm {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             eaps: None,
@@ -1703,6 +1711,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
 }
 impl Hotspot20Operator {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(domain_names: Vec<String>, name: String) -> Self {
         Self {
             domain_names,
@@ -1819,6 +1828,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
 }
 impl Hotspot20OperatorQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1918,6 +1928,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
 }
 impl Hotspot20Plmn {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mcc: String, mnc: String) -> Self {
         Self {
             mcc,
@@ -1978,6 +1989,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
 }
 impl Hotspot20RoamConsortium {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, organization_id: String) -> Self {
         Self {
             name,
@@ -2038,6 +2050,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
 }
 impl Hotspot20RoamConsortiumOi {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2128,6 +2141,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
 }
 impl QueryResponseHotspot20IdentityProviderQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2254,6 +2268,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
 }
 impl QueryResponseHotspot20OperatorQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2362,6 +2377,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
 }
 impl RadiusServerV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ip: String, port: i64) -> Self {
         Self {
             ip,
@@ -2446,6 +2462,7 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
 }
 impl RadiusV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(primary: RadiusServerV1) -> Self {
         Self {
             id: None,
@@ -2566,6 +2583,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
 }
 impl SyslogServerProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, primary: super::common::SyslogServer) -> Self {
         Self {
             facility: None,
@@ -2678,6 +2696,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
 }
 impl ViewmodelHotspot20Eap {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             method: None,
@@ -2751,6 +2770,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
 }
 impl ViewmodelHotspot20FriendlyName {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2825,6 +2845,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
 }
 impl ViewmodelHotspot20NaiRealm {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2901,6 +2922,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
 }
 impl ViewmodelHotspot20Plmn {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mcc: None,
@@ -2990,6 +3012,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
 }
 impl WifiCallingServiceProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(epdgs: Vec<super::common::Epdg>, service_name: String) -> Self {
         Self {
             description: None,
@@ -3056,6 +3079,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/hotspot20IdentityProviders")]
     #[doc(alias = "POST /hotspot20IdentityProviders")]
+    #[inline]
     pub fn create_hotspot20_identity_provider(
         &self,
         body: &Hotspot20IdentityProvider,
@@ -3081,6 +3105,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "GET /hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "getHotspot20IdentityProvider")]
+    #[inline]
     pub fn get_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3107,6 +3132,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "updateHotspot20IdentityProvider")]
+    #[inline]
     pub fn update_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3134,6 +3160,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "deleteHotspot20IdentityProvider")]
+    #[inline]
     pub fn delete_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3164,6 +3191,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         alias = "PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}"
     )]
     #[doc(alias = "activateRadiusServerProfileOnHotspot20IdentityProvider")]
+    #[inline]
     pub fn add_radius_server_profile_to_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3195,6 +3223,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         alias = "DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}"
     )]
     #[doc(alias = "deactivateRadiusServerProfileOnHotspot20IdentityProvider")]
+    #[inline]
     pub fn remove_radius_server_profile_from_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3223,6 +3252,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20IdentityProviders/query")]
     #[doc(alias = "POST /hotspot20IdentityProviders/query")]
     #[doc(alias = "getHotspot20IdentityProviderForView")]
+    #[inline]
     pub fn query_hotspot20_identity_providers(
         &self,
         body: &super::common::QueryRequest,
@@ -3247,6 +3277,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/hotspot20Operators")]
     #[doc(alias = "POST /hotspot20Operators")]
+    #[inline]
     pub fn create_hotspot20_operator(
         &self,
         body: &Hotspot20Operator,
@@ -3270,6 +3301,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "GET /hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "getHotspot20Operator")]
+    #[inline]
     pub fn get_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -3294,6 +3326,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "PUT /hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "updateHotspot20Operator")]
+    #[inline]
     pub fn update_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -3319,6 +3352,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "DELETE /hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "deleteHotspot20Operator")]
+    #[inline]
     pub fn delete_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -3344,6 +3378,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20Operators/query")]
     #[doc(alias = "POST /hotspot20Operators/query")]
     #[doc(alias = "getHotspot20OperatorForView")]
+    #[inline]
     pub fn query_hotspot20_operators(
         &self,
         body: &super::common::QueryRequest,
@@ -3366,6 +3401,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/syslogServerProfiles")]
     #[doc(alias = "POST /syslogServerProfiles")]
+    #[inline]
     pub fn create_syslog_server_profile(
         &self,
         body: &super::common::SyslogServerProfile,
@@ -3388,6 +3424,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/syslogServerProfiles")]
     #[doc(alias = "POST /syslogServerProfiles")]
+    #[inline]
     pub fn create_syslog_server_profile_v1(
         &self,
         body: &SyslogServerProfileV1,
@@ -3411,6 +3448,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "GET /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "getSyslogServerProfile")]
+    #[inline]
     pub fn get_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -3433,6 +3471,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "GET /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "getSyslogServerProfile")]
+    #[inline]
     pub fn get_syslog_server_profile_v1(
         &self,
         syslog_server_profile_id: &str,
@@ -3457,6 +3496,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "PUT /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "updateSyslogServerProfile")]
+    #[inline]
     pub fn update_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -3483,6 +3523,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "PUT /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "updateSyslogServerProfile")]
+    #[inline]
     pub fn update_syslog_server_profile_v1(
         &self,
         syslog_server_profile_id: &str,
@@ -3508,6 +3549,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "DELETE /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "deleteSyslogServerProfile")]
+    #[inline]
     pub fn delete_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -3534,6 +3576,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/query")]
     #[doc(alias = "POST /syslogServerProfiles/query")]
     #[doc(alias = "getSyslogServerProfilesForView")]
+    #[inline]
     pub fn query_syslog_server_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -3556,6 +3599,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/radiusServerProfiles")]
     #[doc(alias = "POST /radiusServerProfiles")]
+    #[inline]
     pub fn create_radius_server_profile(
         &self,
         body: &super::common::RadiusServerProfile,
@@ -3578,6 +3622,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/radiusServerProfiles")]
     #[doc(alias = "POST /radiusServerProfiles")]
+    #[inline]
     pub fn create_radius_server_profile_v1(
         &self,
         body: &RadiusV1,
@@ -3601,6 +3646,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "GET /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "getRadius")]
+    #[inline]
     pub fn get_radius_server_profile(
         &self,
         radius_id: &str,
@@ -3623,6 +3669,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "GET /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "getRadius")]
+    #[inline]
     pub fn get_radius_server_profile_v1(
         &self,
         radius_id: &str,
@@ -3647,6 +3694,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "PUT /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "updateRadius")]
+    #[inline]
     pub fn update_radius_server_profile(
         &self,
         radius_id: &str,
@@ -3673,6 +3721,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "PUT /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "updateRadius")]
+    #[inline]
     pub fn update_radius_server_profile_v1(
         &self,
         radius_id: &str,
@@ -3698,6 +3747,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "DELETE /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "deleteRadius")]
+    #[inline]
     pub fn delete_radius_server_profile(
         &self,
         radius_id: &str,
@@ -3724,6 +3774,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/query")]
     #[doc(alias = "POST /radiusServerProfiles/query")]
     #[doc(alias = "getRadiusServerProfiles")]
+    #[inline]
     pub fn query_radius_server_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -3746,6 +3797,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/dhcpConfigServiceProfiles")]
     #[doc(alias = "POST /dhcpConfigServiceProfiles")]
+    #[inline]
     pub fn create_dhcp_config_service_profile(
         &self,
         body: &super::common::DhcpConfigServiceProfile,
@@ -3770,6 +3822,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/dhcpConfigServiceProfiles")]
     #[doc(alias = "POST /dhcpConfigServiceProfiles")]
+    #[inline]
     pub fn create_dhcp_config_service_profile_v1(
         &self,
         body: &DhcpConfigServiceProfileDeep,
@@ -3795,6 +3848,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "getDhcpConfigServiceProfile")]
+    #[inline]
     pub fn get_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3817,6 +3871,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "getDhcpConfigServiceProfile")]
+    #[inline]
     pub fn get_dhcp_config_service_profile_v1(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3843,6 +3898,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "updateDhcpConfigServiceProfile")]
+    #[inline]
     pub fn update_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3871,6 +3927,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "updateDhcpConfigServiceProfile")]
+    #[inline]
     pub fn update_dhcp_config_service_profile_v1(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3898,6 +3955,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "DELETE /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "deleteDhcpConfigServiceProfile")]
+    #[inline]
     pub fn delete_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3926,6 +3984,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/query")]
     #[doc(alias = "POST /dhcpConfigServiceProfiles/query")]
     #[doc(alias = "queryDhcpConfigServiceProfilesForView")]
+    #[inline]
     pub fn query_dhcp_config_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -3950,6 +4009,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiCallingServiceProfiles")]
     #[doc(alias = "POST /wifiCallingServiceProfiles")]
+    #[inline]
     pub fn create_wifi_calling_service_profile(
         &self,
         body: &super::common::WifiCallingServiceProfile,
@@ -3974,6 +4034,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiCallingServiceProfiles")]
     #[doc(alias = "POST /wifiCallingServiceProfiles")]
+    #[inline]
     pub fn create_wifi_calling_service_profile_v1(
         &self,
         body: &WifiCallingServiceProfileV1,
@@ -3999,6 +4060,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "getWiFiCallingServiceProfile")]
+    #[inline]
     pub fn get_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -4023,6 +4085,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "getWiFiCallingServiceProfile")]
+    #[inline]
     pub fn get_wifi_calling_service_profile_v1(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -4049,6 +4112,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "updateWifiCallingServiceProfile")]
+    #[inline]
     pub fn update_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -4077,6 +4141,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "updateWifiCallingServiceProfile")]
+    #[inline]
     pub fn update_wifi_calling_service_profile_v1(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -4104,6 +4169,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "DELETE /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "deleteWifiCallingServiceProfile")]
+    #[inline]
     pub fn delete_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -4132,6 +4198,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/query")]
     #[doc(alias = "POST /wifiCallingServiceProfiles/query")]
     #[doc(alias = "getWifiCallingServiceProfiles")]
+    #[inline]
     pub fn query_wifi_calling_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4163,6 +4230,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         alias = "PUT /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}"
     )]
     #[doc(alias = "activateRadiusToEthernetPortProfile")]
+    #[inline]
     pub fn add_radius_server_profile_to_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4194,6 +4262,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         alias = "DELETE /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}"
     )]
     #[doc(alias = "deactivateRadiusToEthernetPortProfile")]
+    #[inline]
     pub fn remove_radius_server_profile_from_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4248,21 +4317,25 @@ pub struct CreateHotspot20IdentityProvider<'a> {
 }
 impl<'a> CreateHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateHotspot20IdentityProviderVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4270,6 +4343,7 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4284,6 +4358,7 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4301,6 +4376,7 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4355,26 +4431,31 @@ pub struct GetHotspot20IdentityProvider<'a> {
 }
 impl<'a> GetHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetHotspot20IdentityProviderVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4383,6 +4464,7 @@ impl<'a> GetHotspot20IdentityProvider<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4433,21 +4515,25 @@ pub struct UpdateHotspot20IdentityProvider<'a> {
 }
 impl<'a> UpdateHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateHotspot20IdentityProviderVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4455,6 +4541,7 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4469,6 +4556,7 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4486,6 +4574,7 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4540,21 +4629,25 @@ pub struct DeleteHotspot20IdentityProvider<'a> {
 }
 impl<'a> DeleteHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteHotspot20IdentityProviderVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4562,6 +4655,7 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4576,6 +4670,7 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4593,6 +4688,7 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4647,11 +4743,13 @@ pub struct AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
 }
 impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddRadiusServerProfileToHotspot20IdentityProviderVersion,
@@ -4660,11 +4758,13 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4672,6 +4772,7 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4686,6 +4787,7 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4703,6 +4805,7 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4757,11 +4860,13 @@ pub struct RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
 }
 impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion,
@@ -4770,11 +4875,13 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4782,6 +4889,7 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4796,6 +4904,7 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4813,6 +4922,7 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4867,11 +4977,13 @@ pub struct QueryHotspot20IdentityProviders<'a> {
 }
 impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryHotspot20IdentityProvidersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4884,6 +4996,7 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseHotspot20IdentityProviderQueryData> {
@@ -4892,22 +5005,26 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, Hotspot20IdentityProviderQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4919,6 +5036,7 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4971,21 +5089,25 @@ pub struct CreateHotspot20Operator<'a> {
 }
 impl<'a> CreateHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateHotspot20OperatorVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4993,6 +5115,7 @@ impl<'a> CreateHotspot20Operator<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5007,6 +5130,7 @@ impl<'a> CreateHotspot20Operator<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5024,6 +5148,7 @@ impl<'a> CreateHotspot20Operator<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5078,26 +5203,31 @@ pub struct GetHotspot20Operator<'a> {
 }
 impl<'a> GetHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetHotspot20OperatorVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5106,6 +5236,7 @@ impl<'a> GetHotspot20Operator<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5156,21 +5287,25 @@ pub struct UpdateHotspot20Operator<'a> {
 }
 impl<'a> UpdateHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateHotspot20OperatorVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5178,6 +5313,7 @@ impl<'a> UpdateHotspot20Operator<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5192,6 +5328,7 @@ impl<'a> UpdateHotspot20Operator<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5209,6 +5346,7 @@ impl<'a> UpdateHotspot20Operator<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5263,21 +5401,25 @@ pub struct DeleteHotspot20Operator<'a> {
 }
 impl<'a> DeleteHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteHotspot20OperatorVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5285,6 +5427,7 @@ impl<'a> DeleteHotspot20Operator<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5299,6 +5442,7 @@ impl<'a> DeleteHotspot20Operator<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5316,6 +5460,7 @@ impl<'a> DeleteHotspot20Operator<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5370,11 +5515,13 @@ pub struct QueryHotspot20Operators<'a> {
 }
 impl<'a> QueryHotspot20Operators<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryHotspot20OperatorsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5387,6 +5534,7 @@ impl<'a> QueryHotspot20Operators<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseHotspot20OperatorQueryData> {
@@ -5395,20 +5543,24 @@ impl<'a> QueryHotspot20Operators<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Hotspot20OperatorQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5420,6 +5572,7 @@ impl<'a> QueryHotspot20Operators<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5454,16 +5607,19 @@ pub struct CreateSyslogServerProfile<'a> {
 }
 impl<'a> CreateSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5471,6 +5627,7 @@ impl<'a> CreateSyslogServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5485,6 +5642,7 @@ impl<'a> CreateSyslogServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5502,6 +5660,7 @@ impl<'a> CreateSyslogServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5556,21 +5715,25 @@ pub struct CreateSyslogServerProfileV1<'a> {
 }
 impl<'a> CreateSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSyslogServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5578,6 +5741,7 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5592,6 +5756,7 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5609,6 +5774,7 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5647,21 +5813,25 @@ pub struct GetSyslogServerProfile<'a> {
 }
 impl<'a> GetSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5670,6 +5840,7 @@ impl<'a> GetSyslogServerProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5720,26 +5891,31 @@ pub struct GetSyslogServerProfileV1<'a> {
 }
 impl<'a> GetSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSyslogServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5748,6 +5924,7 @@ impl<'a> GetSyslogServerProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5782,16 +5959,19 @@ pub struct UpdateSyslogServerProfile<'a> {
 }
 impl<'a> UpdateSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5799,6 +5979,7 @@ impl<'a> UpdateSyslogServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5813,6 +5994,7 @@ impl<'a> UpdateSyslogServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5830,6 +6012,7 @@ impl<'a> UpdateSyslogServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5884,21 +6067,25 @@ pub struct UpdateSyslogServerProfileV1<'a> {
 }
 impl<'a> UpdateSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateSyslogServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5906,6 +6093,7 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5920,6 +6108,7 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5937,6 +6126,7 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5997,21 +6187,25 @@ pub struct DeleteSyslogServerProfile<'a> {
 }
 impl<'a> DeleteSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSyslogServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6019,6 +6213,7 @@ impl<'a> DeleteSyslogServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6033,6 +6228,7 @@ impl<'a> DeleteSyslogServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6050,6 +6246,7 @@ impl<'a> DeleteSyslogServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6104,11 +6301,13 @@ pub struct QuerySyslogServerProfiles<'a> {
 }
 impl<'a> QuerySyslogServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySyslogServerProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6121,6 +6320,7 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -6132,22 +6332,26 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SyslogServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6159,6 +6363,7 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6195,16 +6400,19 @@ pub struct CreateRadiusServerProfile<'a> {
 }
 impl<'a> CreateRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6212,6 +6420,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6226,6 +6435,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6243,6 +6453,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6297,21 +6508,25 @@ pub struct CreateRadiusServerProfileV1<'a> {
 }
 impl<'a> CreateRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateRadiusServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6319,6 +6534,7 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6333,6 +6549,7 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6350,6 +6567,7 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6388,21 +6606,25 @@ pub struct GetRadiusServerProfile<'a> {
 }
 impl<'a> GetRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6411,6 +6633,7 @@ impl<'a> GetRadiusServerProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6461,32 +6684,38 @@ pub struct GetRadiusServerProfileV1<'a> {
 }
 impl<'a> GetRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRadiusServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<RadiusV1, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6521,16 +6750,19 @@ pub struct UpdateRadiusServerProfile<'a> {
 }
 impl<'a> UpdateRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6538,6 +6770,7 @@ impl<'a> UpdateRadiusServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6552,6 +6785,7 @@ impl<'a> UpdateRadiusServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6569,6 +6803,7 @@ impl<'a> UpdateRadiusServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6623,21 +6858,25 @@ pub struct UpdateRadiusServerProfileV1<'a> {
 }
 impl<'a> UpdateRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRadiusServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6645,6 +6884,7 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6659,6 +6899,7 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6676,6 +6917,7 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6736,21 +6978,25 @@ pub struct DeleteRadiusServerProfile<'a> {
 }
 impl<'a> DeleteRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteRadiusServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6758,6 +7004,7 @@ impl<'a> DeleteRadiusServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6772,6 +7019,7 @@ impl<'a> DeleteRadiusServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6789,6 +7037,7 @@ impl<'a> DeleteRadiusServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6843,11 +7092,13 @@ pub struct QueryRadiusServerProfiles<'a> {
 }
 impl<'a> QueryRadiusServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryRadiusServerProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6860,6 +7111,7 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -6871,22 +7123,26 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::RadiusServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6898,6 +7154,7 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6934,16 +7191,19 @@ pub struct CreateDhcpConfigServiceProfile<'a> {
 }
 impl<'a> CreateDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6951,6 +7211,7 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6965,6 +7226,7 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6982,6 +7244,7 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7036,21 +7299,25 @@ pub struct CreateDhcpConfigServiceProfileV1<'a> {
 }
 impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateDhcpConfigServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7058,6 +7325,7 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7072,6 +7340,7 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7089,6 +7358,7 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7127,21 +7397,25 @@ pub struct GetDhcpConfigServiceProfile<'a> {
 }
 impl<'a> GetDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7153,6 +7427,7 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7203,26 +7478,31 @@ pub struct GetDhcpConfigServiceProfileV1<'a> {
 }
 impl<'a> GetDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDhcpConfigServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7231,6 +7511,7 @@ impl<'a> GetDhcpConfigServiceProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7265,16 +7546,19 @@ pub struct UpdateDhcpConfigServiceProfile<'a> {
 }
 impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7282,6 +7566,7 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7296,6 +7581,7 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7313,6 +7599,7 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7367,21 +7654,25 @@ pub struct UpdateDhcpConfigServiceProfileV1<'a> {
 }
 impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateDhcpConfigServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7389,6 +7680,7 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7403,6 +7695,7 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7420,6 +7713,7 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7480,21 +7774,25 @@ pub struct DeleteDhcpConfigServiceProfile<'a> {
 }
 impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDhcpConfigServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7502,6 +7800,7 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7516,6 +7815,7 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7533,6 +7833,7 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7587,11 +7888,13 @@ pub struct QueryDhcpConfigServiceProfiles<'a> {
 }
 impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryDhcpConfigServiceProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7604,6 +7907,7 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -7615,6 +7919,7 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -7624,16 +7929,19 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7645,6 +7953,7 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7681,16 +7990,19 @@ pub struct CreateWifiCallingServiceProfile<'a> {
 }
 impl<'a> CreateWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7698,6 +8010,7 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7712,6 +8025,7 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7729,6 +8043,7 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7783,21 +8098,25 @@ pub struct CreateWifiCallingServiceProfileV1<'a> {
 }
 impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWifiCallingServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7805,6 +8124,7 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7819,6 +8139,7 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7836,6 +8157,7 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7874,21 +8196,25 @@ pub struct GetWifiCallingServiceProfile<'a> {
 }
 impl<'a> GetWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7900,6 +8226,7 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7950,26 +8277,31 @@ pub struct GetWifiCallingServiceProfileV1<'a> {
 }
 impl<'a> GetWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiCallingServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7978,6 +8310,7 @@ impl<'a> GetWifiCallingServiceProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8012,16 +8345,19 @@ pub struct UpdateWifiCallingServiceProfile<'a> {
 }
 impl<'a> UpdateWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8029,6 +8365,7 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8043,6 +8380,7 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8060,6 +8398,7 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8114,21 +8453,25 @@ pub struct UpdateWifiCallingServiceProfileV1<'a> {
 }
 impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateWifiCallingServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8136,6 +8479,7 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8150,6 +8494,7 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8167,6 +8512,7 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8227,21 +8573,25 @@ pub struct DeleteWifiCallingServiceProfile<'a> {
 }
 impl<'a> DeleteWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWifiCallingServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8249,6 +8599,7 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8263,6 +8614,7 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8280,6 +8632,7 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8334,11 +8687,13 @@ pub struct QueryWifiCallingServiceProfiles<'a> {
 }
 impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWifiCallingServiceProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -8351,6 +8706,7 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -8362,6 +8718,7 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -8371,16 +8728,19 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8392,6 +8752,7 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8444,11 +8805,13 @@ pub struct AddRadiusServerProfileToEthernetPortProfile<'a> {
 }
 impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddRadiusServerProfileToEthernetPortProfileVersion,
@@ -8457,11 +8820,13 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8469,6 +8834,7 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8483,6 +8849,7 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8500,6 +8867,7 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8554,11 +8922,13 @@ pub struct RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
 }
 impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveRadiusServerProfileFromEthernetPortProfileVersion,
@@ -8567,11 +8937,13 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8579,6 +8951,7 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8593,6 +8966,7 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8610,6 +8984,7 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

@@ -54,6 +54,7 @@ impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
 }
 impl AggregatedDeviceModel {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             models: None,
@@ -200,6 +201,7 @@ impl<'de> serde::Deserialize<'de> for Edge {
 }
 impl Edge {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             from: None,
@@ -584,6 +586,7 @@ impl<'de> serde::Deserialize<'de> for ExtraEdge {
 }
 impl ExtraEdge {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             poe_enabled: None,
@@ -735,6 +738,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanPage {
 }
 impl FloorPlanPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             items: None,
@@ -820,6 +824,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
 }
 impl FloorPlanQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page_number: None,
@@ -1138,6 +1143,7 @@ impl<'de> serde::Deserialize<'de> for Node {
 }
 impl Node {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -1480,6 +1486,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseFloorPlanView {
 }
 impl OperationResponseFloorPlanView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1567,6 +1574,7 @@ impl<'de> serde::Deserialize<'de> for QosStats {
 }
 impl QosStats {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             personal_identity_network_id: None,
@@ -1692,6 +1700,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
 }
 impl QueryResponseQosStats {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1808,6 +1817,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
 }
 impl QueryResponseRogueAp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1930,6 +1940,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
 }
 impl QueryResponseTopologyResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2068,6 +2079,7 @@ impl<'de> serde::Deserialize<'de> for RogueAp {
 }
 impl RogueAp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             rogue_mac: None,
@@ -2220,6 +2232,7 @@ impl<'de> serde::Deserialize<'de> for RogueDetectingAp {
 }
 impl RogueDetectingAp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_mac: None,
@@ -2305,6 +2318,7 @@ impl<'de> serde::Deserialize<'de> for TopologyResponse {
 }
 impl TopologyResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             edges: None,
@@ -2422,6 +2436,7 @@ impl<'de> serde::Deserialize<'de> for Venue {
 }
 impl Venue {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, address: super::common::VenueAddress) -> Self {
         Self {
             id: None,
@@ -2519,6 +2534,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues")]
     #[doc(alias = "POST /venues")]
     #[doc(alias = "CreateVenue")]
+    #[inline]
     pub fn create_venue(&self, body: &Venue) -> CreateVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_VENUE, &[]);
         req.json(body);
@@ -2537,6 +2553,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}")]
     #[doc(alias = "GET /venues/{venueId}")]
     #[doc(alias = "GetVenue")]
+    #[inline]
     pub fn get_venue(&self, venue_id: &str) -> GetVenue<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_VENUE, &[venue_id]);
         GetVenue { req }
@@ -2556,6 +2573,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}")]
     #[doc(alias = "PUT /venues/{venueId}")]
     #[doc(alias = "UpdateVenue")]
+    #[inline]
     pub fn update_venue(&self, venue_id: &str, body: &Venue) -> UpdateVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2579,6 +2597,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}")]
     #[doc(alias = "DELETE /venues/{venueId}")]
     #[doc(alias = "DeleteVenue")]
+    #[inline]
     pub fn delete_venue(&self, venue_id: &str) -> DeleteVenue<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2604,6 +2623,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/query")]
     #[doc(alias = "POST /venues/query")]
     #[doc(alias = "venue")]
+    #[inline]
     pub fn query_venues(&self, body: &super::common::QueryRequest) -> QueryVenues<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_VENUES, &[]);
         req.json(body);
@@ -2624,6 +2644,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
     #[doc(alias = "/venues/{venueId}/signurls/uploadurls")]
     #[doc(alias = "POST /venues/{venueId}/signurls/uploadurls")]
+    #[inline]
     pub fn create_venue_upload_url(
         &self,
         venue_id: &str,
@@ -2652,6 +2673,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
     #[doc(alias = "/venues/{venueId}/signurls/{fileId}/urls")]
     #[doc(alias = "GET /venues/{venueId}/signurls/{fileId}/urls")]
+    #[inline]
     pub fn get_venue_file_url(
         &self,
         venue_id: &str,
@@ -2680,6 +2702,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Pages are selected with `pageNumber` in the body, a form the client's page iteration does not cover: request each page yourself.
     #[doc(alias = "/venues/{venueId}/floorplans/query")]
     #[doc(alias = "POST /venues/{venueId}/floorplans/query")]
+    #[inline]
     pub fn query_venue_floorplans(&self, venue_id: &str) -> QueryVenueFloorplans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2702,6 +2725,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - The body is a list of condition lists (each a list of field and value pairs), not a query object with page fields, so the client does not page this operation.
     #[doc(alias = "/qosStatistics/query")]
     #[doc(alias = "POST /qosStatistics/query")]
+    #[inline]
     pub fn query_qos_statistics(
         &self,
         body: &Vec<Vec<super::common::QosMatchField>>,
@@ -2725,6 +2749,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueApsModels::version`)
     #[doc(alias = "/venues/{venueId}/aps/models")]
     #[doc(alias = "GET /venues/{venueId}/aps/models")]
+    #[inline]
     pub fn list_venue_aps_models(&self, venue_id: &str) -> ListVenueApsModels<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2744,6 +2769,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueMeshTopologies::version`)
     #[doc(alias = "/venues/{venueId}/meshTopologies")]
     #[doc(alias = "GET /venues/{venueId}/meshTopologies")]
+    #[inline]
     pub fn list_venue_mesh_topologies(
         &self,
         venue_id: &str,
@@ -2767,6 +2793,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueTopologies::version`)
     #[doc(alias = "/venues/{venueId}/topologies")]
     #[doc(alias = "GET /venues/{venueId}/topologies")]
+    #[inline]
     pub fn list_venue_topologies(
         &self,
         venue_id: &str,
@@ -2794,6 +2821,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "GET /venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "GetVenueFloorPlan")]
+    #[inline]
     pub fn get_venue_floor_plan(
         &self,
         venue_id: &str,
@@ -2822,6 +2850,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "PUT /venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "UpdateVenueFloorPlan")]
+    #[inline]
     pub fn update_venue_floor_plan(
         &self,
         venue_id: &str,
@@ -2851,6 +2880,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "DELETE /venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "DeleteVenueFloorPlan")]
+    #[inline]
     pub fn delete_venue_floor_plan(
         &self,
         venue_id: &str,
@@ -2876,6 +2906,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans")]
     #[doc(alias = "GET /venues/{venueId}/floorplans")]
     #[doc(alias = "GetVenueFloorPlans")]
+    #[inline]
     pub fn get_venue_floor_plans(&self, venue_id: &str) -> GetVenueFloorPlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2899,6 +2930,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans")]
     #[doc(alias = "POST /venues/{venueId}/floorplans")]
     #[doc(alias = "createVenueFloorPlan")]
+    #[inline]
     pub fn create_venue_floor_plan(
         &self,
         venue_id: &str,
@@ -2927,6 +2959,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/rogueAps/query")]
     #[doc(alias = "POST /venues/{venueId}/rogueAps/query")]
     #[doc(alias = "getVenueRogueAPs")]
+    #[inline]
     pub fn get_venue_rogue_aps(
         &self,
         venue_id: &str,
@@ -2980,21 +3013,25 @@ pub struct CreateVenue<'a> {
 }
 impl<'a> CreateVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3002,6 +3039,7 @@ impl<'a> CreateVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3016,6 +3054,7 @@ impl<'a> CreateVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3033,6 +3072,7 @@ impl<'a> CreateVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3087,32 +3127,38 @@ pub struct GetVenue<'a> {
 }
 impl<'a> GetVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Venue, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3160,21 +3206,25 @@ pub struct UpdateVenue<'a> {
 }
 impl<'a> UpdateVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3182,6 +3232,7 @@ impl<'a> UpdateVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3196,6 +3247,7 @@ impl<'a> UpdateVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3213,6 +3265,7 @@ impl<'a> UpdateVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3267,21 +3320,25 @@ pub struct DeleteVenue<'a> {
 }
 impl<'a> DeleteVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3289,6 +3346,7 @@ impl<'a> DeleteVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3303,6 +3361,7 @@ impl<'a> DeleteVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3320,6 +3379,7 @@ impl<'a> DeleteVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3374,11 +3434,13 @@ pub struct QueryVenues<'a> {
 }
 impl<'a> QueryVenues<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenuesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3391,26 +3453,31 @@ impl<'a> QueryVenues<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VenueRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3419,6 +3486,7 @@ impl<'a> QueryVenues<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3469,26 +3537,31 @@ pub struct CreateVenueUploadUrl<'a> {
 }
 impl<'a> CreateVenueUploadUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueUploadUrlVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3497,6 +3570,7 @@ impl<'a> CreateVenueUploadUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3547,26 +3621,31 @@ pub struct GetVenueFileUrl<'a> {
 }
 impl<'a> GetVenueFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueFileUrlVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3575,6 +3654,7 @@ impl<'a> GetVenueFileUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3625,31 +3705,37 @@ pub struct QueryVenueFloorplans<'a> {
 }
 impl<'a> QueryVenueFloorplans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &FloorPlanQuery) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueFloorplansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3658,6 +3744,7 @@ impl<'a> QueryVenueFloorplans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3708,26 +3795,31 @@ pub struct QueryQosStatistics<'a> {
 }
 impl<'a> QueryQosStatistics<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryQosStatisticsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3736,6 +3828,7 @@ impl<'a> QueryQosStatistics<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3786,26 +3879,31 @@ pub struct ListVenueApsModels<'a> {
 }
 impl<'a> ListVenueApsModels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueApsModelsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3814,6 +3912,7 @@ impl<'a> ListVenueApsModels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3864,26 +3963,31 @@ pub struct ListVenueMeshTopologies<'a> {
 }
 impl<'a> ListVenueMeshTopologies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueMeshTopologiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3892,6 +3996,7 @@ impl<'a> ListVenueMeshTopologies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3942,26 +4047,31 @@ pub struct ListVenueTopologies<'a> {
 }
 impl<'a> ListVenueTopologies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueTopologiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3970,6 +4080,7 @@ impl<'a> ListVenueTopologies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4020,26 +4131,31 @@ pub struct GetVenueFloorPlan<'a> {
 }
 impl<'a> GetVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueFloorPlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4048,6 +4164,7 @@ impl<'a> GetVenueFloorPlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4098,21 +4215,25 @@ pub struct UpdateVenueFloorPlan<'a> {
 }
 impl<'a> UpdateVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueFloorPlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4120,6 +4241,7 @@ impl<'a> UpdateVenueFloorPlan<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4134,6 +4256,7 @@ impl<'a> UpdateVenueFloorPlan<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4151,6 +4274,7 @@ impl<'a> UpdateVenueFloorPlan<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4205,21 +4329,25 @@ pub struct DeleteVenueFloorPlan<'a> {
 }
 impl<'a> DeleteVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueFloorPlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4227,6 +4355,7 @@ impl<'a> DeleteVenueFloorPlan<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4241,6 +4370,7 @@ impl<'a> DeleteVenueFloorPlan<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4258,6 +4388,7 @@ impl<'a> DeleteVenueFloorPlan<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4312,26 +4443,31 @@ pub struct GetVenueFloorPlans<'a> {
 }
 impl<'a> GetVenueFloorPlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueFloorPlansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4340,6 +4476,7 @@ impl<'a> GetVenueFloorPlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4390,21 +4527,25 @@ pub struct CreateVenueFloorPlan<'a> {
 }
 impl<'a> CreateVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueFloorPlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4412,6 +4553,7 @@ impl<'a> CreateVenueFloorPlan<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4426,6 +4568,7 @@ impl<'a> CreateVenueFloorPlan<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4443,6 +4586,7 @@ impl<'a> CreateVenueFloorPlan<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4497,11 +4641,13 @@ pub struct GetVenueRogueAps<'a> {
 }
 impl<'a> GetVenueRogueAps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueRogueApsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4514,26 +4660,31 @@ impl<'a> GetVenueRogueAps<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseRogueAp> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, RogueAp> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4542,6 +4693,7 @@ impl<'a> GetVenueRogueAps<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

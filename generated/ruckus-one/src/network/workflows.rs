@@ -70,6 +70,7 @@ impl<'de> serde::Deserialize<'de> for AbstractActionStep {
 }
 impl AbstractActionStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -316,6 +317,7 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse3 {
 }
 impl AcceptedResponse3 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -415,6 +417,7 @@ impl<'de> serde::Deserialize<'de> for Action {
 }
 impl Action {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, action_type: ActionType) -> Self {
         Self {
             name,
@@ -539,6 +542,7 @@ impl<'de> serde::Deserialize<'de> for ActionDefinition {
 }
 impl ActionDefinition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -755,6 +759,7 @@ impl<'de> serde::Deserialize<'de> for ActionQueryCriteria {
 }
 impl ActionQueryCriteria {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_direction: None,
@@ -972,6 +977,7 @@ impl<'de> serde::Deserialize<'de> for AsycRequestResponse {
 }
 impl AsycRequestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1048,6 +1054,7 @@ impl<'de> serde::Deserialize<'de> for EndStep {
 }
 impl EndStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1134,6 +1141,7 @@ impl<'de> serde::Deserialize<'de> for FileUploadResponse {
 }
 impl FileUploadResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, url: String, type_: FileUploadResponseType) -> Self {
         Self {
             name,
@@ -1277,6 +1285,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelAction {
 }
 impl PageEntityModelAction {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -1410,6 +1419,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceAbstractBaseStep {
 }
 impl PagedResponseResourceAbstractBaseStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1483,6 +1493,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceActionDefinition {
 }
 impl PagedResponseResourceActionDefinition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1556,6 +1567,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceSplitStepOption {
 }
 impl PagedResponseResourceSplitStepOption {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1629,6 +1641,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceWorkflow {
 }
 impl PagedResponseResourceWorkflow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1705,6 +1718,7 @@ impl<'de> serde::Deserialize<'de> for PublishedDetails {
 }
 impl PublishedDetails {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(status: PublishedDetailsStatus) -> Self {
         Self {
             parent_workflow_id: None,
@@ -1864,6 +1878,7 @@ impl<'de> serde::Deserialize<'de> for SplitStep {
 }
 impl SplitStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1992,6 +2007,7 @@ impl<'de> serde::Deserialize<'de> for SplitStepOption {
 }
 impl SplitStepOption {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(enrollment_action_id: String) -> Self {
         Self {
             id: None,
@@ -2092,6 +2108,7 @@ impl<'de> serde::Deserialize<'de> for StartStep {
 }
 impl StartStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2192,6 +2209,7 @@ impl<'de> serde::Deserialize<'de> for StepV1Dot0 {
 }
 impl StepV1Dot0 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(enrollment_action_id: String) -> Self {
         Self {
             id: None,
@@ -2311,6 +2329,7 @@ impl<'de> serde::Deserialize<'de> for UiColorSchema {
 }
 impl UiColorSchema {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             background_color: None,
@@ -2411,6 +2430,7 @@ impl<'de> serde::Deserialize<'de> for UiConfigImage {
 }
 impl UiConfigImage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             file_url: None,
@@ -2481,6 +2501,7 @@ impl<'de> serde::Deserialize<'de> for UiConfiguration {
 }
 impl UiConfiguration {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(welcome_title: String) -> Self {
         Self {
             welcome_title,
@@ -2583,6 +2604,7 @@ impl<'de> serde::Deserialize<'de> for UiStyleSchema {
 }
 impl UiStyleSchema {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             logo_image_file_name: None,
@@ -2765,6 +2787,7 @@ impl<'de> serde::Deserialize<'de> for Workflow {
 }
 impl Workflow {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -2870,6 +2893,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowAcceptedResponse {
 }
 impl WorkflowAcceptedResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2946,6 +2970,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowPage {
 }
 impl WorkflowPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -3013,6 +3038,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions")]
     #[doc(alias = "GET /enrollmentActions")]
     #[doc(alias = "getAllEnrollmentActions")]
+    #[inline]
     pub fn get_all_enrollment_actions(&self) -> GetAllEnrollmentActions<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3035,6 +3061,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions")]
     #[doc(alias = "POST /enrollmentActions")]
     #[doc(alias = "createEnrollmentActions")]
+    #[inline]
     pub fn create_enrollment_actions(
         &self,
         body: &impl serde::Serialize,
@@ -3061,6 +3088,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/query")]
     #[doc(alias = "POST /enrollmentActions/query")]
     #[doc(alias = "queryEnrollmentActions")]
+    #[inline]
     pub fn query_enrollment_actions(&self) -> QueryEnrollmentActions<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3083,6 +3111,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/files")]
     #[doc(alias = "POST /enrollmentActions/files")]
     #[doc(alias = "uploadFile")]
+    #[inline]
     pub fn upload_file(&self) -> UploadFile<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &UPLOAD_FILE, &[]);
         UploadFile { req }
@@ -3100,6 +3129,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/{actionId}")]
     #[doc(alias = "GET /enrollmentActions/{actionId}")]
     #[doc(alias = "getEnrollmentAction")]
+    #[inline]
     pub fn get_enrollment_action(&self, action_id: &str) -> GetEnrollmentAction<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3122,6 +3152,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/{actionId}")]
     #[doc(alias = "DELETE /enrollmentActions/{actionId}")]
     #[doc(alias = "deleteEnrollmentActions")]
+    #[inline]
     pub fn delete_enrollment_actions(
         &self,
         action_id: &str,
@@ -3148,6 +3179,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/{actionId}")]
     #[doc(alias = "PATCH /enrollmentActions/{actionId}")]
     #[doc(alias = "editEnrollmentActions")]
+    #[inline]
     pub fn edit_enrollment_actions(
         &self,
         action_id: &str,
@@ -3173,6 +3205,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/files/{fileId}")]
     #[doc(alias = "GET /enrollmentActions/files/{fileId}")]
     #[doc(alias = "getSignedUrlForDownload")]
+    #[inline]
     pub fn get_enrollment_action_file_url(
         &self,
         file_id: &str,
@@ -3197,6 +3230,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/files/{fileId}")]
     #[doc(alias = "DELETE /enrollmentActions/files/{fileId}")]
     #[doc(alias = "DeleteFile")]
+    #[inline]
     pub fn delete_file(&self, file_id: &str) -> DeleteFile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3222,6 +3256,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/actionTypes/{actionType}")]
     #[doc(alias = "GET /enrollmentActions/actionTypes/{actionType}")]
     #[doc(alias = "getAllEnrollmentActionByType")]
+    #[inline]
     pub fn get_all_enrollment_action_by_type(
         &self,
         action_type: &str,
@@ -3250,6 +3285,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows")]
     #[doc(alias = "POST /workflows")]
     #[doc(alias = "createWorkflow")]
+    #[inline]
     pub fn create_workflow(&self, body: &Workflow) -> CreateWorkflow<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3274,6 +3310,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/workflows")]
     #[doc(alias = "POST /workflows/{workflowId}/workflows")]
     #[doc(alias = "cloneWorkflow")]
+    #[inline]
     pub fn clone_workflow(&self, workflow_id: &str) -> CloneWorkflow<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3299,6 +3336,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/versions/query")]
     #[doc(alias = "POST /workflows/{workflowId}/versions/query")]
     #[doc(alias = "queryForVersionedWorkflows")]
+    #[inline]
     pub fn query_for_versioned_workflows(
         &self,
         workflow_id: &str,
@@ -3326,6 +3364,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "GET /workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "getUiConfiguration")]
+    #[inline]
     pub fn get_ui_configuration(&self, workflow_id: &str) -> GetUiConfiguration<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3350,6 +3389,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "POST /workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "createUiConfig")]
+    #[inline]
     pub fn create_ui_config(&self, workflow_id: &str) -> CreateUiConfig<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3373,6 +3413,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "DELETE /workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "resetUiConfig")]
+    #[inline]
     pub fn reset_ui_config(&self, workflow_id: &str) -> ResetUiConfig<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3396,6 +3437,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/splitOptions")]
     #[doc(alias = "GET /workflows/{workflowId}/steps/{stepId}/splitOptions")]
     #[doc(alias = "getAllSplitStepOptionsForStep")]
+    #[inline]
     pub fn get_all_split_step_options_for_step(
         &self,
         workflow_id: &str,
@@ -3427,6 +3469,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/splitOptions")]
     #[doc(alias = "POST /workflows/{workflowId}/steps/{stepId}/splitOptions")]
     #[doc(alias = "createOption")]
+    #[inline]
     pub fn create_option(
         &self,
         workflow_id: &str,
@@ -3463,6 +3506,7 @@ impl<'a> WorkflowsClient<'a> {
         alias = "POST /workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}/nextSteps"
     )]
     #[doc(alias = "createNextStepForOption")]
+    #[inline]
     pub fn create_next_step_for_option(
         &self,
         workflow_id: &str,
@@ -3495,6 +3539,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/nextSteps")]
     #[doc(alias = "POST /workflows/{workflowId}/steps/{stepId}/nextSteps")]
     #[doc(alias = "createChildStep")]
+    #[inline]
     pub fn create_child_step(
         &self,
         workflow_id: &str,
@@ -3530,6 +3575,7 @@ impl<'a> WorkflowsClient<'a> {
         alias = "POST /workflows/{workflowId}/steps/{stepId}/nextSteps/workflows/{referencedWorkflowId}"
     )]
     #[doc(alias = "nestedCloneWorkflow")]
+    #[inline]
     pub fn nested_clone_workflow(
         &self,
         workflow_id: &str,
@@ -3560,6 +3606,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/query")]
     #[doc(alias = "POST /workflows/{workflowId}/steps/query")]
     #[doc(alias = "queryForStepsAssignedToThisWorkflow")]
+    #[inline]
     pub fn query_for_steps_assigned_to_this_workflow(
         &self,
         workflow_id: &str,
@@ -3591,6 +3638,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/query")]
     #[doc(alias = "POST /workflows/query")]
     #[doc(alias = "queryForWorkflows")]
+    #[inline]
     pub fn query_for_workflows(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -3619,6 +3667,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflowActionDefinitions/query")]
     #[doc(alias = "POST /workflowActionDefinitions/query")]
     #[doc(alias = "queryForActionDefinitions")]
+    #[inline]
     pub fn query_for_action_definitions(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -3645,6 +3694,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}")]
     #[doc(alias = "GET /workflows/{workflowId}")]
     #[doc(alias = "getWorkflowById")]
+    #[inline]
     pub fn get_workflow_by_id(&self, workflow_id: &str) -> GetWorkflowById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3668,6 +3718,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}")]
     #[doc(alias = "DELETE /workflows/{workflowId}")]
     #[doc(alias = "deleteWorkflow")]
+    #[inline]
     pub fn delete_workflow(&self, workflow_id: &str) -> DeleteWorkflow<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3693,6 +3744,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}")]
     #[doc(alias = "PATCH /workflows/{workflowId}")]
     #[doc(alias = "updateWorkflow")]
+    #[inline]
     pub fn update_workflow(
         &self,
         workflow_id: &str,
@@ -3721,6 +3773,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations/{imageType}")]
     #[doc(alias = "GET /workflows/{workflowId}/uiConfigurations/{imageType}")]
     #[doc(alias = "getImageFile")]
+    #[inline]
     pub fn get_image_file(
         &self,
         workflow_id: &str,
@@ -3751,6 +3804,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps")]
     #[doc(alias = "GET /workflows/{workflowId}/steps")]
     #[doc(alias = "getAllStepsForWorkflow")]
+    #[inline]
     pub fn get_all_steps_for_workflow(
         &self,
         workflow_id: &str,
@@ -3777,6 +3831,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "GET /workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "getStepById")]
+    #[inline]
     pub fn get_step_by_id(&self, workflow_id: &str, step_id: &str) -> GetStepById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3801,6 +3856,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "DELETE /workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "deleteStep")]
+    #[inline]
     pub fn delete_step(&self, workflow_id: &str, step_id: &str) -> DeleteStep<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3825,6 +3881,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}")]
     #[doc(alias = "GET /workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}")]
     #[doc(alias = "getSplitStepOptionById")]
+    #[inline]
     pub fn get_split_step_option_by_id(
         &self,
         workflow_id: &str,
@@ -3857,6 +3914,7 @@ impl<'a> WorkflowsClient<'a> {
         alias = "DELETE /workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}"
     )]
     #[doc(alias = "deleteSplitOption")]
+    #[inline]
     pub fn delete_split_option(
         &self,
         workflow_id: &str,
@@ -3887,6 +3945,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflowActionDefinitions")]
     #[doc(alias = "GET /workflowActionDefinitions")]
     #[doc(alias = "getAllActions")]
+    #[inline]
     pub fn get_all_actions(&self) -> GetAllActions<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_ALL_ACTIONS, &[]);
         GetAllActions { req }
@@ -3905,6 +3964,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflowActionDefinitions/{definitionId}")]
     #[doc(alias = "GET /workflowActionDefinitions/{definitionId}")]
     #[doc(alias = "getByDefinitionId")]
+    #[inline]
     pub fn get_by_definition_id(&self, definition_id: &str) -> GetByDefinitionId<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3929,6 +3989,7 @@ impl<'a> WorkflowsClient<'a> {
         alias = "GET /workflowActionDefinitions/{definitionId}/requiredPriorDefinitions"
     )]
     #[doc(alias = "getRequiredPriorDefinitions")]
+    #[inline]
     pub fn get_required_prior_definitions(
         &self,
         definition_id: &str,
@@ -3956,6 +4017,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/descendantSteps")]
     #[doc(alias = "DELETE /workflows/{workflowId}/steps/{stepId}/descendantSteps")]
     #[doc(alias = "deleteDescendantSteps")]
+    #[inline]
     pub fn delete_descendant_steps(
         &self,
         workflow_id: &str,
@@ -4008,6 +4070,7 @@ pub struct GetAllEnrollmentActions<'a> {
 }
 impl<'a> GetAllEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4015,6 +4078,7 @@ impl<'a> GetAllEnrollmentActions<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `integer`.
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4022,6 +4086,7 @@ impl<'a> GetAllEnrollmentActions<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `integer`.
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4029,11 +4094,13 @@ impl<'a> GetAllEnrollmentActions<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4046,26 +4113,31 @@ impl<'a> GetAllEnrollmentActions<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelAction> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Action> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4074,6 +4146,7 @@ impl<'a> GetAllEnrollmentActions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4124,21 +4197,25 @@ pub struct CreateEnrollmentActions<'a> {
 }
 impl<'a> CreateEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4146,6 +4223,7 @@ impl<'a> CreateEnrollmentActions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4160,6 +4238,7 @@ impl<'a> CreateEnrollmentActions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4177,6 +4256,7 @@ impl<'a> CreateEnrollmentActions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4231,16 +4311,19 @@ pub struct QueryEnrollmentActions<'a> {
 }
 impl<'a> QueryEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &ActionQueryCriteria) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4253,26 +4336,31 @@ impl<'a> QueryEnrollmentActions<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelAction> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Action> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4281,6 +4369,7 @@ impl<'a> QueryEnrollmentActions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4315,26 +4404,31 @@ pub struct UploadFile<'a> {
 }
 impl<'a> UploadFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4343,6 +4437,7 @@ impl<'a> UploadFile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4393,32 +4488,38 @@ pub struct GetEnrollmentAction<'a> {
 }
 impl<'a> GetEnrollmentAction<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEnrollmentActionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Action, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4466,21 +4567,25 @@ pub struct DeleteEnrollmentActions<'a> {
 }
 impl<'a> DeleteEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4488,6 +4593,7 @@ impl<'a> DeleteEnrollmentActions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4502,6 +4608,7 @@ impl<'a> DeleteEnrollmentActions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4519,6 +4626,7 @@ impl<'a> DeleteEnrollmentActions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4573,21 +4681,25 @@ pub struct EditEnrollmentActions<'a> {
 }
 impl<'a> EditEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EditEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4595,6 +4707,7 @@ impl<'a> EditEnrollmentActions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4606,6 +4719,7 @@ impl<'a> EditEnrollmentActions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4623,6 +4737,7 @@ impl<'a> EditEnrollmentActions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4661,21 +4776,25 @@ pub struct GetEnrollmentActionFileUrl<'a> {
 }
 impl<'a> GetEnrollmentActionFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4684,6 +4803,7 @@ impl<'a> GetEnrollmentActionFileUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4718,27 +4838,32 @@ pub struct DeleteFile<'a> {
 }
 impl<'a> DeleteFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4786,6 +4911,7 @@ pub struct GetAllEnrollmentActionByType<'a> {
 }
 impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4793,6 +4919,7 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `integer`.
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4800,6 +4927,7 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `integer`.
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4807,11 +4935,13 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllEnrollmentActionByTypeVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4824,26 +4954,31 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelAction> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Action> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4852,6 +4987,7 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4902,21 +5038,25 @@ pub struct CreateWorkflow<'a> {
 }
 impl<'a> CreateWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4924,6 +5064,7 @@ impl<'a> CreateWorkflow<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4938,6 +5079,7 @@ impl<'a> CreateWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4955,6 +5097,7 @@ impl<'a> CreateWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5009,21 +5152,25 @@ pub struct CloneWorkflow<'a> {
 }
 impl<'a> CloneWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CloneWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5031,6 +5178,7 @@ impl<'a> CloneWorkflow<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5045,6 +5193,7 @@ impl<'a> CloneWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5062,6 +5211,7 @@ impl<'a> CloneWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5116,6 +5266,7 @@ pub struct QueryForVersionedWorkflows<'a> {
 }
 impl<'a> QueryForVersionedWorkflows<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5123,11 +5274,13 @@ impl<'a> QueryForVersionedWorkflows<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryForVersionedWorkflowsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5140,26 +5293,31 @@ impl<'a> QueryForVersionedWorkflows<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceWorkflow> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Workflow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5168,6 +5326,7 @@ impl<'a> QueryForVersionedWorkflows<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5218,26 +5377,31 @@ pub struct GetUiConfiguration<'a> {
 }
 impl<'a> GetUiConfiguration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetUiConfigurationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5246,6 +5410,7 @@ impl<'a> GetUiConfiguration<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5296,26 +5461,31 @@ pub struct CreateUiConfig<'a> {
 }
 impl<'a> CreateUiConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateUiConfigVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5323,6 +5493,7 @@ impl<'a> CreateUiConfig<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5337,6 +5508,7 @@ impl<'a> CreateUiConfig<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5354,6 +5526,7 @@ impl<'a> CreateUiConfig<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5408,21 +5581,25 @@ pub struct ResetUiConfig<'a> {
 }
 impl<'a> ResetUiConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ResetUiConfigVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5430,6 +5607,7 @@ impl<'a> ResetUiConfig<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5444,6 +5622,7 @@ impl<'a> ResetUiConfig<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5461,6 +5640,7 @@ impl<'a> ResetUiConfig<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5515,26 +5695,31 @@ pub struct GetAllSplitStepOptionsForStep<'a> {
 }
 impl<'a> GetAllSplitStepOptionsForStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllSplitStepOptionsForStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5543,6 +5728,7 @@ impl<'a> GetAllSplitStepOptionsForStep<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5593,21 +5779,25 @@ pub struct CreateOption<'a> {
 }
 impl<'a> CreateOption<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateOptionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5615,6 +5805,7 @@ impl<'a> CreateOption<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5629,6 +5820,7 @@ impl<'a> CreateOption<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5646,6 +5838,7 @@ impl<'a> CreateOption<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5700,21 +5893,25 @@ pub struct CreateNextStepForOption<'a> {
 }
 impl<'a> CreateNextStepForOption<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateNextStepForOptionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5722,6 +5919,7 @@ impl<'a> CreateNextStepForOption<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5736,6 +5934,7 @@ impl<'a> CreateNextStepForOption<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5753,6 +5952,7 @@ impl<'a> CreateNextStepForOption<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5807,21 +6007,25 @@ pub struct CreateChildStep<'a> {
 }
 impl<'a> CreateChildStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateChildStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5829,6 +6033,7 @@ impl<'a> CreateChildStep<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5843,6 +6048,7 @@ impl<'a> CreateChildStep<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5860,6 +6066,7 @@ impl<'a> CreateChildStep<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5914,21 +6121,25 @@ pub struct NestedCloneWorkflow<'a> {
 }
 impl<'a> NestedCloneWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: NestedCloneWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5936,6 +6147,7 @@ impl<'a> NestedCloneWorkflow<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5950,6 +6162,7 @@ impl<'a> NestedCloneWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5967,6 +6180,7 @@ impl<'a> NestedCloneWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6021,6 +6235,7 @@ pub struct QueryForStepsAssignedToThisWorkflow<'a> {
 }
 impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6028,11 +6243,13 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: QueryForStepsAssignedToThisWorkflowVersion,
@@ -6048,6 +6265,7 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceAbstractBaseStep> {
@@ -6056,20 +6274,24 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AbstractBaseStep> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6078,6 +6300,7 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6128,6 +6351,7 @@ pub struct QueryForWorkflows<'a> {
 }
 impl<'a> QueryForWorkflows<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6135,11 +6359,13 @@ impl<'a> QueryForWorkflows<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryForWorkflowsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6152,26 +6378,31 @@ impl<'a> QueryForWorkflows<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceWorkflow> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Workflow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6180,6 +6411,7 @@ impl<'a> QueryForWorkflows<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6230,6 +6462,7 @@ pub struct QueryForActionDefinitions<'a> {
 }
 impl<'a> QueryForActionDefinitions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6237,11 +6470,13 @@ impl<'a> QueryForActionDefinitions<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryForActionDefinitionsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6254,6 +6489,7 @@ impl<'a> QueryForActionDefinitions<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceActionDefinition> {
@@ -6262,20 +6498,24 @@ impl<'a> QueryForActionDefinitions<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ActionDefinition> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6284,6 +6524,7 @@ impl<'a> QueryForActionDefinitions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6334,32 +6575,38 @@ pub struct GetWorkflowById<'a> {
 }
 impl<'a> GetWorkflowById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWorkflowByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Workflow, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6410,21 +6657,25 @@ pub struct DeleteWorkflow<'a> {
 }
 impl<'a> DeleteWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6432,6 +6683,7 @@ impl<'a> DeleteWorkflow<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6446,6 +6698,7 @@ impl<'a> DeleteWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6463,6 +6716,7 @@ impl<'a> DeleteWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6517,21 +6771,25 @@ pub struct UpdateWorkflow<'a> {
 }
 impl<'a> UpdateWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6539,6 +6797,7 @@ impl<'a> UpdateWorkflow<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6553,6 +6812,7 @@ impl<'a> UpdateWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6570,6 +6830,7 @@ impl<'a> UpdateWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6624,26 +6885,31 @@ pub struct GetImageFile<'a> {
 }
 impl<'a> GetImageFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetImageFileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6652,6 +6918,7 @@ impl<'a> GetImageFile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6702,6 +6969,7 @@ pub struct GetAllStepsForWorkflow<'a> {
 }
 impl<'a> GetAllStepsForWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6709,6 +6977,7 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -6716,6 +6985,7 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -6723,11 +6993,13 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllStepsForWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6740,6 +7012,7 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceAbstractBaseStep> {
@@ -6748,20 +7021,24 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AbstractBaseStep> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6770,6 +7047,7 @@ impl<'a> GetAllStepsForWorkflow<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6820,26 +7098,31 @@ pub struct GetStepById<'a> {
 }
 impl<'a> GetStepById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetStepByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6848,6 +7131,7 @@ impl<'a> GetStepById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6898,21 +7182,25 @@ pub struct DeleteStep<'a> {
 }
 impl<'a> DeleteStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6920,6 +7208,7 @@ impl<'a> DeleteStep<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6934,6 +7223,7 @@ impl<'a> DeleteStep<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6951,6 +7241,7 @@ impl<'a> DeleteStep<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7005,26 +7296,31 @@ pub struct GetSplitStepOptionById<'a> {
 }
 impl<'a> GetSplitStepOptionById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSplitStepOptionByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7033,6 +7329,7 @@ impl<'a> GetSplitStepOptionById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7083,21 +7380,25 @@ pub struct DeleteSplitOption<'a> {
 }
 impl<'a> DeleteSplitOption<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSplitOptionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7105,6 +7406,7 @@ impl<'a> DeleteSplitOption<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7119,6 +7421,7 @@ impl<'a> DeleteSplitOption<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7136,6 +7439,7 @@ impl<'a> DeleteSplitOption<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7190,6 +7494,7 @@ pub struct GetAllActions<'a> {
 }
 impl<'a> GetAllActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -7197,6 +7502,7 @@ impl<'a> GetAllActions<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -7204,6 +7510,7 @@ impl<'a> GetAllActions<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -7211,11 +7518,13 @@ impl<'a> GetAllActions<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllActionsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7228,6 +7537,7 @@ impl<'a> GetAllActions<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceActionDefinition> {
@@ -7236,20 +7546,24 @@ impl<'a> GetAllActions<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ActionDefinition> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7258,6 +7572,7 @@ impl<'a> GetAllActions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7308,26 +7623,31 @@ pub struct GetByDefinitionId<'a> {
 }
 impl<'a> GetByDefinitionId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetByDefinitionIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7336,6 +7656,7 @@ impl<'a> GetByDefinitionId<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7386,26 +7707,31 @@ pub struct GetRequiredPriorDefinitions<'a> {
 }
 impl<'a> GetRequiredPriorDefinitions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRequiredPriorDefinitionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7414,6 +7740,7 @@ impl<'a> GetRequiredPriorDefinitions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7464,21 +7791,25 @@ pub struct DeleteDescendantSteps<'a> {
 }
 impl<'a> DeleteDescendantSteps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDescendantStepsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7486,6 +7817,7 @@ impl<'a> DeleteDescendantSteps<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7500,6 +7832,7 @@ impl<'a> DeleteDescendantSteps<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7517,6 +7850,7 @@ impl<'a> DeleteDescendantSteps<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

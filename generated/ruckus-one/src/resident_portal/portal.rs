@@ -54,6 +54,7 @@ impl<'de> serde::Deserialize<'de> for DevicesListResource {
 }
 impl DevicesListResource {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             contents: None,
@@ -142,6 +143,7 @@ impl<'de> serde::Deserialize<'de> for Link {
 }
 impl Link {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             href: None,
@@ -243,6 +245,7 @@ impl<'de> serde::Deserialize<'de> for LoginResource {
 }
 impl LoginResource {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             hashed_secret: None,
@@ -321,6 +324,7 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
 }
 impl PageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             offset: None,
@@ -419,6 +423,7 @@ impl<'de> serde::Deserialize<'de> for PortalTokenResource {
 }
 impl PortalTokenResource {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(unit_guid: String) -> Self {
         Self {
             unit_guid,
@@ -535,6 +540,7 @@ impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
 }
 impl PortalUiConfiguration {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             api_allowed: None,
@@ -725,6 +731,7 @@ impl<'de> serde::Deserialize<'de> for Property {
 }
 impl Property {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             guid: None,
@@ -879,6 +886,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
 }
 impl ResidentPortalAccess {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             login_text: None,
@@ -963,6 +971,7 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
 }
 impl ResidentUnit {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(number: String) -> Self {
         Self {
             guid: None,
@@ -1077,6 +1086,7 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
 }
 impl ResidentUnitUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             user_id: None,
@@ -1180,6 +1190,7 @@ impl<'de> serde::Deserialize<'de> for SortObject {
 }
 impl SortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             empty: None,
@@ -1273,6 +1284,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
 }
 impl Unit {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(number: String) -> Self {
         Self {
             guid: None,
@@ -1382,6 +1394,7 @@ impl<'de> serde::Deserialize<'de> for UnitContact {
 }
 impl UnitContact {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(contact_name: String) -> Self {
         Self {
             contact_name,
@@ -1460,6 +1473,7 @@ impl<'de> serde::Deserialize<'de> for UnitDevice {
 }
 impl UnitDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             guid: None,
@@ -1677,6 +1691,7 @@ impl<'de> serde::Deserialize<'de> for UnitUser {
 }
 impl UnitUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             user_id: None,
@@ -1840,6 +1855,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserPage {
 }
 impl UnitUserPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -1978,6 +1994,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserQuery {
 }
 impl UnitUserQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -2220,6 +2237,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}/units/logins")]
     #[doc(alias = "POST /residents/properties/{propertyId}/units/logins")]
+    #[inline]
     pub fn create_unit_login(
         &self,
         property_id: &str,
@@ -2244,6 +2262,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `text/css`
     #[doc(alias = "/residents/properties/{propertyId}/styles")]
     #[doc(alias = "GET /residents/properties/{propertyId}/styles")]
+    #[inline]
     pub fn get_property_styles(&self, property_id: &str) -> GetPropertyStyles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2263,6 +2282,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `image/png`
     #[doc(alias = "/residents/properties/{propertyId}/files/favicons")]
     #[doc(alias = "GET /residents/properties/{propertyId}/files/favicons")]
+    #[inline]
     pub fn get_property_favicon(&self, property_id: &str) -> GetPropertyFavicon<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2281,6 +2301,7 @@ impl<'a> PortalClient<'a> {
     /// - Response 200: `ResidentPortalAccess`
     #[doc(alias = "/residents/properties/{propertyId}/access")]
     #[doc(alias = "GET /residents/properties/{propertyId}/access")]
+    #[inline]
     pub fn get_property_access(&self, property_id: &str) -> GetPropertyAccess<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2300,6 +2321,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}")]
     #[doc(alias = "GET /residents/properties/{propertyId}")]
+    #[inline]
     pub fn get_property(&self, property_id: &str) -> GetProperty<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2319,6 +2341,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}/uiConfigurations")]
     #[doc(alias = "GET /residents/properties/{propertyId}/uiConfigurations")]
+    #[inline]
     pub fn get_property_ui_configurations(
         &self,
         property_id: &str,
@@ -2342,6 +2365,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `image/png`
     #[doc(alias = "/residents/properties/{propertyId}/files/{type}")]
     #[doc(alias = "GET /residents/properties/{propertyId}/files/{type}")]
+    #[inline]
     pub fn get_property_file(
         &self,
         property_id: &str,
@@ -2365,6 +2389,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}/units")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units")]
+    #[inline]
     pub fn get_unit(&self, property_id: &str) -> GetUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2390,6 +2415,7 @@ impl<'a> PortalClient<'a> {
     /// - Selective update; only the settings given are changed.
     #[doc(alias = "/residents/properties/{propertyId}/units")]
     #[doc(alias = "PUT /residents/properties/{propertyId}/units")]
+    #[inline]
     pub fn update_unit(&self, property_id: &str, body: &ResidentUnit) -> UpdateUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2411,6 +2437,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}/units/devices")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units/devices")]
+    #[inline]
     pub fn list_unit_devices(
         &self,
         property_id: &str,
@@ -2435,6 +2462,7 @@ impl<'a> PortalClient<'a> {
     /// - Response 200: no body
     #[doc(alias = "/residents/properties/{propertyId}/units/devices/{deviceId}")]
     #[doc(alias = "DELETE /residents/properties/{propertyId}/units/devices/{deviceId}")]
+    #[inline]
     pub fn delete_unit_device(
         &self,
         property_id: &str,
@@ -2459,6 +2487,7 @@ impl<'a> PortalClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetUnitUser::version`)
     #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units/users/{userId}")]
+    #[inline]
     pub fn get_unit_user(&self, property_id: &str, user_id: &str) -> GetUnitUser<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2482,6 +2511,7 @@ impl<'a> PortalClient<'a> {
     /// - Asynchronous (202): the answer's `requestId` identifies the work.
     #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}")]
     #[doc(alias = "PUT /residents/properties/{propertyId}/units/users/{userId}")]
+    #[inline]
     pub fn update_unit_user(
         &self,
         property_id: &str,
@@ -2509,6 +2539,7 @@ impl<'a> PortalClient<'a> {
     /// - Pagination: `query_body`, items in `content`
     #[doc(alias = "/residents/properties/{propertyId}/units/users/query")]
     #[doc(alias = "POST /residents/properties/{propertyId}/units/users/query")]
+    #[inline]
     pub fn query_unit_users(&self, property_id: &str) -> QueryUnitUsers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2529,6 +2560,7 @@ impl<'a> PortalClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListUnitUserDevices::version`)
     #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}/devices")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units/users/{userId}/devices")]
+    #[inline]
     pub fn list_unit_user_devices(
         &self,
         property_id: &str,
@@ -2557,6 +2589,7 @@ impl<'a> PortalClient<'a> {
     #[doc(
         alias = "DELETE /residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}"
     )]
+    #[inline]
     pub fn delete_unit_user_device(
         &self,
         property_id: &str,
@@ -2594,21 +2627,25 @@ pub struct CreateUnitLogin<'a> {
 }
 impl<'a> CreateUnitLogin<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2617,6 +2654,7 @@ impl<'a> CreateUnitLogin<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2651,27 +2689,32 @@ pub struct GetPropertyStyles<'a> {
 }
 impl<'a> GetPropertyStyles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2703,21 +2746,25 @@ pub struct GetPropertyFavicon<'a> {
 }
 impl<'a> GetPropertyFavicon<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2726,6 +2773,7 @@ impl<'a> GetPropertyFavicon<'a> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2760,21 +2808,25 @@ pub struct GetPropertyAccess<'a> {
 }
 impl<'a> GetPropertyAccess<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2783,6 +2835,7 @@ impl<'a> GetPropertyAccess<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2817,27 +2870,32 @@ pub struct GetProperty<'a> {
 }
 impl<'a> GetProperty<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Property, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2872,21 +2930,25 @@ pub struct GetPropertyUiConfigurations<'a> {
 }
 impl<'a> GetPropertyUiConfigurations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2895,6 +2957,7 @@ impl<'a> GetPropertyUiConfigurations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2929,21 +2992,25 @@ pub struct GetPropertyFile<'a> {
 }
 impl<'a> GetPropertyFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2952,6 +3019,7 @@ impl<'a> GetPropertyFile<'a> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2986,27 +3054,32 @@ pub struct GetUnit<'a> {
 }
 impl<'a> GetUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Unit, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3038,27 +3111,32 @@ pub struct UpdateUnit<'a> {
 }
 impl<'a> UpdateUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Unit, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3090,21 +3168,25 @@ pub struct ListUnitDevices<'a> {
 }
 impl<'a> ListUnitDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3113,6 +3195,7 @@ impl<'a> ListUnitDevices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3147,27 +3230,32 @@ pub struct DeleteUnitDevice<'a> {
 }
 impl<'a> DeleteUnitDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3215,32 +3303,38 @@ pub struct GetUnitUser<'a> {
 }
 impl<'a> GetUnitUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetUnitUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<UnitUser, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3291,26 +3385,31 @@ pub struct UpdateUnitUser<'a> {
 }
 impl<'a> UpdateUnitUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateUnitUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3319,6 +3418,7 @@ impl<'a> UpdateUnitUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3369,16 +3469,19 @@ pub struct QueryUnitUsers<'a> {
 }
 impl<'a> QueryUnitUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &UnitUserQuery) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryUnitUsersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3391,26 +3494,31 @@ impl<'a> QueryUnitUsers<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, UnitUserPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, UnitUser> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3419,6 +3527,7 @@ impl<'a> QueryUnitUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3469,26 +3578,31 @@ pub struct ListUnitUserDevices<'a> {
 }
 impl<'a> ListUnitUserDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListUnitUserDevicesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3497,6 +3611,7 @@ impl<'a> ListUnitUserDevices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3531,27 +3646,32 @@ pub struct DeleteUnitUserDevice<'a> {
 }
 impl<'a> DeleteUnitUserDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

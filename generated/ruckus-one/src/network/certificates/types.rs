@@ -111,6 +111,7 @@ impl<'de> serde::Deserialize<'de> for AttributeMapping {
 }
 impl AttributeMapping {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, mapped_by_name: String) -> Self {
         Self {
             name,
@@ -562,6 +563,7 @@ impl<'de> serde::Deserialize<'de> for CaQueryResponse {
 }
 impl CaQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -766,6 +768,7 @@ impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
 }
 impl CertDownloadRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             password: None,
@@ -839,6 +842,7 @@ impl<'de> serde::Deserialize<'de> for CertFilters {
 }
 impl CertFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             status: None,
@@ -932,6 +936,7 @@ impl<'de> serde::Deserialize<'de> for CertQueryRequest {
 }
 impl CertQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1049,6 +1054,7 @@ impl<'de> serde::Deserialize<'de> for CertQueryResponse {
 }
 impl CertQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1157,6 +1163,7 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
 }
 impl CertTemplateQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1277,6 +1284,7 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
 }
 impl CertTemplateQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1470,6 +1478,7 @@ impl<'de> serde::Deserialize<'de> for Certificate {
 }
 impl Certificate {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -1826,6 +1835,7 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
 }
 impl CertificateAuthority {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             common_name: None,
@@ -2142,6 +2152,7 @@ impl<'de> serde::Deserialize<'de> for CertificateGenerateCert {
 }
 impl CertificateGenerateCert {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             csr_string: None,
@@ -2295,6 +2306,7 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
 }
 impl CertificateQueryFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             status: None,
@@ -2380,6 +2392,7 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
 }
 impl CertificateQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -2623,6 +2636,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
 }
 impl CertificateTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             identity_group_id: None,
@@ -2967,6 +2981,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
 }
 impl CertificateTemplateOnboard {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             common_name_pattern: None,
@@ -3223,6 +3238,7 @@ impl<'de> serde::Deserialize<'de> for Chromebook {
 }
 impl Chromebook {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(enabled: bool) -> Self {
         Self {
             api_key: None,
@@ -3511,6 +3527,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
 }
 impl DeviceCertQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3691,6 +3708,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
 }
 impl DeviceCertificate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4396,6 +4414,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
 }
 impl Notification {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4707,6 +4726,7 @@ impl<'de> serde::Deserialize<'de> for Onboard {
 }
 impl Onboard {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         common_name_pattern: String,
         not_after_type: OnboardNotAfterType,
@@ -5005,6 +5025,7 @@ impl<'de> serde::Deserialize<'de> for Page {
 }
 impl Page {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_pages: None,
@@ -5149,6 +5170,7 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
 }
 impl RadiusProfileCaPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -5260,6 +5282,7 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
 }
 impl RadiusProfileCertificatePage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -5342,6 +5365,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
 }
 impl SamlIdpProfileAction {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action: None,
@@ -5506,6 +5530,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
 }
 impl SamlIdpProfileRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -5695,6 +5720,7 @@ impl<'de> serde::Deserialize<'de> for ScepKey {
 }
 impl ScepKey {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             challenge_password: None,
@@ -6136,6 +6162,7 @@ impl<'de> serde::Deserialize<'de> for TemplateFilters {
 }
 impl TemplateFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ca_id: None,
@@ -6205,6 +6232,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCa {
 }
 impl UpdateCa {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -6270,6 +6298,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificate {
 }
 impl UpdateCertificate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             revocation_reason: None,
@@ -6352,6 +6381,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
 }
 impl UpdateCertificateTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             description: None,
@@ -6462,6 +6492,7 @@ impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
 }
 impl UpdateServerCertificate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,

@@ -82,6 +82,7 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServer {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -244,6 +245,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -575,6 +577,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -724,6 +727,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaSettingResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -861,6 +865,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaSettingView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1092,6 +1097,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl AaaWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(wlan: AaaWifiWlan) -> Self {
         Self {
             id: None,
@@ -1232,6 +1238,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl AaaWifiWlan {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ssid: String) -> Self {
         Self {
             advanced_customization: None,
@@ -1429,6 +1436,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
 )]
 impl AccessControlProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -1556,6 +1564,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
 )]
 impl AccessControlProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1725,6 +1734,7 @@ impl<'de> serde::Deserialize<'de> for AclBo {
 )]
 impl AclBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1874,6 +1884,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
 )]
 impl AclRuleBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2069,6 +2080,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
 )]
 impl AclRuleView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2341,6 +2353,7 @@ impl<'de> serde::Deserialize<'de> for AclView {
 )]
 impl AclView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2456,6 +2469,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
 )]
 impl AcxCliTemplateVariableBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2579,6 +2593,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
 )]
 impl AcxCliTemplateVariableView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2822,6 +2837,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
 )]
 impl AcxVenueCliTemplateBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2961,6 +2977,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
 )]
 impl AcxVenueCliTemplateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3094,6 +3111,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
 )]
 impl AcxVenueCliTemplateViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3233,6 +3251,7 @@ impl<'de> serde::Deserialize<'de> for AdaptiveRadiusWorkflowQueryData {
 )]
 impl AdaptiveRadiusWorkflowQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_field: None,
@@ -3485,6 +3504,7 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl AfcInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             min_power_dbm: None,
@@ -3590,6 +3610,7 @@ impl<'de> serde::Deserialize<'de> for ApActivation {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl ApActivation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -3730,6 +3751,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl ApCompatibilityRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3831,6 +3853,7 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl ApCreation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, serial_number: String) -> Self {
         Self {
             description: None,
@@ -4020,6 +4043,7 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareScheduleData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl ApFirmwareScheduleData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             start_date_time: None,
@@ -4100,6 +4124,7 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareVersionInfoData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl ApFirmwareVersionInfoData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             version: None,
@@ -4216,6 +4241,7 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
 )]
 impl ApGroupQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4341,6 +4367,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ApLanPortStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             port: None,
@@ -4426,6 +4453,7 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
 }
 impl ApModelCapability {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             band_combination_capabilities: None,
@@ -4515,6 +4543,7 @@ impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl ApModelFirmwareMappingData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_model: None,
@@ -4609,6 +4638,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ApRadio {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tx_power: None,
@@ -4826,6 +4856,7 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ApStatusData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_radio: None,
@@ -4930,6 +4961,7 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ApSystem {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             uptime: None,
@@ -5042,6 +5074,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
 )]
 impl ApplicationPolicy {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -5196,6 +5229,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
 )]
 impl ApplicationPolicyRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, priority: i64) -> Self {
         Self {
             access_control: None,
@@ -5805,6 +5839,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
 )]
 impl AsyncResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             links: None,
@@ -6016,6 +6051,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
 )]
 impl AsyncResultLink {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             deprecation: None,
@@ -6542,6 +6578,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
 )]
 impl CapabilitiesApModel {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allow_cband_country: None,
@@ -6965,6 +7002,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
 )]
 impl CapabilitiesLanPort {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             default_type: None,
@@ -7221,6 +7259,7 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl CellularInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             cellular_active_sim: None,
@@ -8357,6 +8396,7 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
 )]
 impl Channels24G {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_20mhz: None,
@@ -8464,6 +8504,7 @@ impl<'de> serde::Deserialize<'de> for Channels5G {
 )]
 impl Channels5G {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             dfs: None,
@@ -8586,6 +8627,7 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
 )]
 impl Channels5GIndoorOutdoor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_160mhz: None,
@@ -8715,6 +8757,7 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
 )]
 impl Channels6GIndoorOutdoor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_160mhz: None,
@@ -8857,6 +8900,7 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
 )]
 impl Channels6Gv11 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_160mhz: None,

@@ -102,6 +102,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
 )]
 impl CliTemplateVariableBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -226,6 +227,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl ClientIsolationOptions {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             auto_vrrp: None,
@@ -297,6 +299,7 @@ impl<'de> serde::Deserialize<'de> for CloneSettings {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
 impl CloneSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -403,6 +406,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
 )]
 impl ConfigBackupView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -541,6 +545,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationError {
 }
 impl ConfigurationError {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             code: None,
@@ -624,6 +629,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
 }
 impl ConfigurationErrorBody {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -752,6 +758,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
 )]
 impl ConfigurationHistoryInfoView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switch_name: None,
@@ -1257,6 +1264,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
 )]
 impl ConfigurationHistoryView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1349,6 +1357,7 @@ impl<'de> serde::Deserialize<'de> for DeviceAggregationApFirmwareModel {
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl DeviceAggregationApFirmwareModel {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             count: None,
@@ -1426,6 +1435,7 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl DeviceGps {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             latitude: None,
@@ -1518,6 +1528,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
 )]
 impl DevicePolicy {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             default_access: None,
@@ -1872,6 +1883,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
 )]
 impl DevicePolicyRule {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             os_vendor: None,
@@ -2150,6 +2162,7 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
 impl DeviceRequestView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             device_request_action: None,
@@ -2320,6 +2333,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
 )]
 impl DhcpConfigServiceProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(dhcp_pools: Vec<DhcpPool>, service_name: String) -> Self {
         Self {
             dhcp_mode: None,
@@ -2425,6 +2439,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
 )]
 impl DhcpConfigServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2508,6 +2523,7 @@ impl<'de> serde::Deserialize<'de> for DhcpData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl DhcpData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -2715,6 +2731,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
 )]
 impl DhcpOption82Settings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mac_delimiter: None,
@@ -3207,6 +3224,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
 )]
 impl DhcpOption82SubOption1Customization {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>) -> Self {
         Self {
             attributes,
@@ -3284,6 +3302,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
 )]
 impl DhcpOption82SubOption1CustomizationAttribute {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             text: None,
@@ -3459,6 +3478,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl DhcpOptionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             seq: None,
@@ -3855,6 +3875,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl DhcpServerView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3985,6 +4006,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl DhcpServiceAp {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String) -> Self {
         Self {
             dhcp_ips: None,
@@ -4084,6 +4106,7 @@ impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
 )]
 impl DispatchFailedReasonView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             line_number: None,
@@ -4153,6 +4176,7 @@ impl<'de> serde::Deserialize<'de> for DnsProxy {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl DnsProxy {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             dns_proxy_rules: None,
@@ -4218,6 +4242,7 @@ impl<'de> serde::Deserialize<'de> for DnsProxyRule {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl DnsProxyRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(domain_name: String, ip_list: Vec<String>) -> Self {
         Self {
             domain_name,
@@ -4496,6 +4521,7 @@ impl<'de> serde::Deserialize<'de> for DownLink {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl DownLink {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_mesh_enable: None,
@@ -5351,6 +5377,7 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl DpskOpenWifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             application_visibility_enabled: None,
@@ -5947,6 +5974,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl DpskWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(wlan: DpskWifiWlan) -> Self {
         Self {
             id: None,
@@ -6080,6 +6108,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl DpskWifiWlan {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ssid: String) -> Self {
         Self {
             advanced_customization: None,
@@ -6278,6 +6307,7 @@ impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl DsaeOnboardNetwork {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6475,6 +6505,7 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
 )]
 impl DynamicQueryPayload {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             multi_sort_fields: None,
@@ -6707,6 +6738,7 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
 )]
 impl EmptyResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -6819,6 +6851,7 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
 )]
 impl EmptyView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6886,6 +6919,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
 }
 impl EntitlementErrorBody {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             code: None,
@@ -7014,6 +7048,7 @@ impl<'de> serde::Deserialize<'de> for EntityId {
 )]
 impl EntityId {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -7110,6 +7145,7 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
 )]
 impl EntityIdOperationResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -7213,6 +7249,7 @@ impl<'de> serde::Deserialize<'de> for Epdg {
 )]
 impl Epdg {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(domain: String) -> Self {
         Self {
             domain,
@@ -7366,6 +7403,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl EthernetPortProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -7618,6 +7656,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
 )]
 impl ExternalAntenna {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             coupled: None,
@@ -7737,6 +7776,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
 )]
 impl FamilyModelSlot {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             slot_number: None,
@@ -7841,6 +7881,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
 )]
 impl FamilyModelSlotBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -7948,6 +7989,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
 )]
 impl FamilyModelSlotView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             slot_number: None,
@@ -8026,6 +8068,7 @@ impl<'de> serde::Deserialize<'de> for File {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl File {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(id: String, name: String) -> Self {
         Self {
             id,
@@ -8084,6 +8127,7 @@ impl<'de> serde::Deserialize<'de> for FileResponse {
 #[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
 impl FileResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(url: String) -> Self {
         Self {
             url,
@@ -8256,6 +8300,7 @@ impl<'de> serde::Deserialize<'de> for GeoLocation {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl GeoLocation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             vertical_uncertainty: None,
@@ -8377,6 +8422,7 @@ impl<'de> serde::Deserialize<'de> for GuestPage {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl GuestPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             advert_image: None,
@@ -8495,6 +8541,7 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDuration {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl GuestSmsPasswordDuration {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             duration: None,
@@ -8666,6 +8713,7 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl GuestWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(guest_portal: GuestWifiPortal, wlan: GuestWifiWlan) -> Self {
         Self {
             id: None,
@@ -8707,265 +8755,6 @@ impl GuestWifiNetwork {
     /// Sets `venues`.
     pub fn with_venues(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
         self.venues = Some(value.into());
-        self
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Guest wifi portal, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiPortal).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct GuestWifiPortal {
-    /// Default: true.
-    pub enable_self_service: Option<bool>,
-    /// Default: false.
-    pub enable_sms_login: Option<bool>,
-    /// Default: false.
-    pub end_of_day_reauth_delay: Option<bool>,
-    pub external_portal_key: Option<String>,
-    pub external_portal_url: Option<String>,
-    /// May be null.
-    pub guest_network_type: Option<GuestWifiPortalGuestNetworkType>,
-    pub guest_page: Option<GuestPage>,
-    pub host_guest_config: Option<HostGuestConfig>,
-    /// Default: 120; format: int32; maximum: 65535; minimum: 1.
-    pub lockout_period: Option<i64>,
-    /// Default: false.
-    pub lockout_period_enabled: Option<bool>,
-    /// Default: 240; format: int32; maximum: 70560; minimum: 1.
-    pub mac_credentials_duration: Option<i64>,
-    /// Default: 1; format: int32; minimum: 0.
-    pub max_devices: Option<i64>,
-    pub redirect_url: Option<String>,
-    pub sms_password_duration: Option<GuestSmsPasswordDuration>,
-    pub social_domains: Option<Vec<String>>,
-    /// Default: false.
-    pub social_emails: Option<bool>,
-    pub social_identities: Option<SocialIdentities>,
-    /// Default: 60; format: int32; maximum: 14399; minimum: 1.
-    pub user_session_grace_period: Option<i64>,
-    /// Default: 1440; format: int32; maximum: 14400; minimum: 2.
-    pub user_session_timeout: Option<i64>,
-    pub walled_gardens: Option<Vec<String>>,
-    pub wispr_page: Option<WifiWisprPage>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl serde::Serialize for GuestWifiPortal {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestWifiPortal, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("enableSelfService", &v.enable_self_service);
-            w.optional("enableSmsLogin", &v.enable_sms_login);
-            w.optional("endOfDayReauthDelay", &v.end_of_day_reauth_delay);
-            w.optional("externalPortalKey", &v.external_portal_key);
-            w.optional("externalPortalUrl", &v.external_portal_url);
-            w.field("guestNetworkType", &v.guest_network_type);
-            w.optional("guestPage", &v.guest_page);
-            w.optional("hostGuestConfig", &v.host_guest_config);
-            w.optional("lockoutPeriod", &v.lockout_period);
-            w.optional("lockoutPeriodEnabled", &v.lockout_period_enabled);
-            w.optional("macCredentialsDuration", &v.mac_credentials_duration);
-            w.optional("maxDevices", &v.max_devices);
-            w.optional("redirectUrl", &v.redirect_url);
-            w.optional("smsPasswordDuration", &v.sms_password_duration);
-            w.optional("socialDomains", &v.social_domains);
-            w.optional("socialEmails", &v.social_emails);
-            w.optional("socialIdentities", &v.social_identities);
-            w.optional("userSessionGracePeriod", &v.user_session_grace_period);
-            w.optional("userSessionTimeout", &v.user_session_timeout);
-            w.optional("walledGardens", &v.walled_gardens);
-            w.optional("wisprPage", &v.wispr_page);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl<'de> serde::Deserialize<'de> for GuestWifiPortal {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestWifiPortal, ruckus_one_runtime::object::FieldError> {
-            let value = GuestWifiPortal {
-                enable_self_service: f.optional("enableSelfService"),
-                enable_sms_login: f.optional("enableSmsLogin"),
-                end_of_day_reauth_delay: f.optional("endOfDayReauthDelay"),
-                external_portal_key: f.optional("externalPortalKey"),
-                external_portal_url: f.optional("externalPortalUrl"),
-                guest_network_type: f.optional("guestNetworkType"),
-                guest_page: f.optional("guestPage"),
-                host_guest_config: f.optional("hostGuestConfig"),
-                lockout_period: f.optional("lockoutPeriod"),
-                lockout_period_enabled: f.optional("lockoutPeriodEnabled"),
-                mac_credentials_duration: f.optional("macCredentialsDuration"),
-                max_devices: f.optional("maxDevices"),
-                redirect_url: f.optional("redirectUrl"),
-                sms_password_duration: f.optional("smsPasswordDuration"),
-                social_domains: f.optional("socialDomains"),
-                social_emails: f.optional("socialEmails"),
-                social_identities: f.optional("socialIdentities"),
-                user_session_grace_period: f.optional("userSessionGracePeriod"),
-                user_session_timeout: f.optional("userSessionTimeout"),
-                walled_gardens: f.optional("walledGardens"),
-                wispr_page: f.optional("wisprPage"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestWifiPortal"))
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl GuestWifiPortal {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enable_self_service: None,
-            enable_sms_login: None,
-            end_of_day_reauth_delay: None,
-            external_portal_key: None,
-            external_portal_url: None,
-            guest_network_type: None,
-            guest_page: None,
-            host_guest_config: None,
-            lockout_period: None,
-            lockout_period_enabled: None,
-            mac_credentials_duration: None,
-            max_devices: None,
-            redirect_url: None,
-            sms_password_duration: None,
-            social_domains: None,
-            social_emails: None,
-            social_identities: None,
-            user_session_grace_period: None,
-            user_session_timeout: None,
-            walled_gardens: None,
-            wispr_page: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enableSelfService`.
-    pub fn with_enable_self_service(mut self, value: impl Into<bool>) -> Self {
-        self.enable_self_service = Some(value.into());
-        self
-    }
-    /// Sets `enableSmsLogin`.
-    pub fn with_enable_sms_login(mut self, value: impl Into<bool>) -> Self {
-        self.enable_sms_login = Some(value.into());
-        self
-    }
-    /// Sets `endOfDayReauthDelay`.
-    pub fn with_end_of_day_reauth_delay(mut self, value: impl Into<bool>) -> Self {
-        self.end_of_day_reauth_delay = Some(value.into());
-        self
-    }
-    /// Sets `externalPortalKey`.
-    pub fn with_external_portal_key(mut self, value: impl Into<String>) -> Self {
-        self.external_portal_key = Some(value.into());
-        self
-    }
-    /// Sets `externalPortalUrl`.
-    pub fn with_external_portal_url(mut self, value: impl Into<String>) -> Self {
-        self.external_portal_url = Some(value.into());
-        self
-    }
-    /// Sets `guestNetworkType`.
-    pub fn with_guest_network_type(
-        mut self,
-        value: impl Into<GuestWifiPortalGuestNetworkType>,
-    ) -> Self {
-        self.guest_network_type = Some(value.into());
-        self
-    }
-    /// Sets `guestPage`.
-    pub fn with_guest_page(mut self, value: impl Into<GuestPage>) -> Self {
-        self.guest_page = Some(value.into());
-        self
-    }
-    /// Sets `hostGuestConfig`.
-    pub fn with_host_guest_config(mut self, value: impl Into<HostGuestConfig>) -> Self {
-        self.host_guest_config = Some(value.into());
-        self
-    }
-    /// Sets `lockoutPeriod`.
-    pub fn with_lockout_period(mut self, value: impl Into<i64>) -> Self {
-        self.lockout_period = Some(value.into());
-        self
-    }
-    /// Sets `lockoutPeriodEnabled`.
-    pub fn with_lockout_period_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.lockout_period_enabled = Some(value.into());
-        self
-    }
-    /// Sets `macCredentialsDuration`.
-    pub fn with_mac_credentials_duration(mut self, value: impl Into<i64>) -> Self {
-        self.mac_credentials_duration = Some(value.into());
-        self
-    }
-    /// Sets `maxDevices`.
-    pub fn with_max_devices(mut self, value: impl Into<i64>) -> Self {
-        self.max_devices = Some(value.into());
-        self
-    }
-    /// Sets `redirectUrl`.
-    pub fn with_redirect_url(mut self, value: impl Into<String>) -> Self {
-        self.redirect_url = Some(value.into());
-        self
-    }
-    /// Sets `smsPasswordDuration`.
-    pub fn with_sms_password_duration(
-        mut self,
-        value: impl Into<GuestSmsPasswordDuration>,
-    ) -> Self {
-        self.sms_password_duration = Some(value.into());
-        self
-    }
-    /// Sets `socialDomains`.
-    pub fn with_social_domains(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.social_domains = Some(value.into());
-        self
-    }
-    /// Sets `socialEmails`.
-    pub fn with_social_emails(mut self, value: impl Into<bool>) -> Self {
-        self.social_emails = Some(value.into());
-        self
-    }
-    /// Sets `socialIdentities`.
-    pub fn with_social_identities(mut self, value: impl Into<SocialIdentities>) -> Self {
-        self.social_identities = Some(value.into());
-        self
-    }
-    /// Sets `userSessionGracePeriod`.
-    pub fn with_user_session_grace_period(mut self, value: impl Into<i64>) -> Self {
-        self.user_session_grace_period = Some(value.into());
-        self
-    }
-    /// Sets `userSessionTimeout`.
-    pub fn with_user_session_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.user_session_timeout = Some(value.into());
-        self
-    }
-    /// Sets `walledGardens`.
-    pub fn with_walled_gardens(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.walled_gardens = Some(value.into());
-        self
-    }
-    /// Sets `wisprPage`.
-    pub fn with_wispr_page(mut self, value: impl Into<WifiWisprPage>) -> Self {
-        self.wispr_page = Some(value.into());
         self
     }
 }

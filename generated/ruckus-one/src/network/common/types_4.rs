@@ -423,6 +423,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl PskWifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             application_visibility_enabled: None,
@@ -1087,6 +1088,7 @@ impl<'de> serde::Deserialize<'de> for QosMapRule {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl QosMapRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(dscp_high: i64, dscp_low: i64, priority: i64) -> Self {
         Self {
             dscp_exception_values: None,
@@ -1159,6 +1161,7 @@ impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl QosMapSetOptions {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             rules: None,
@@ -1358,6 +1361,7 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
 )]
 impl QosMatchField {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             field: None,
@@ -1743,6 +1747,7 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
 )]
 impl QueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -2020,6 +2025,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
 )]
 impl QueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2150,6 +2156,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
 )]
 impl QueryResponseAccessControlProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2293,6 +2300,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
 )]
 impl QueryResponseApGroupQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2432,6 +2440,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
 )]
 impl QueryResponseApplicationPolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2576,6 +2585,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
 )]
 impl QueryResponseDevicePolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2729,6 +2739,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQuery
 )]
 impl QueryResponseDhcpConfigServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2859,6 +2870,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData 
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl QueryResponseEthernetPortProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3000,6 +3012,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
 )]
 impl QueryResponseL2AclPolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3144,6 +3157,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
 )]
 impl QueryResponseL3AclPolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3301,6 +3315,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData 
 )]
 impl QueryResponseRadiusServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3444,6 +3459,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
 )]
 impl QueryResponseRoguePolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3591,6 +3607,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData 
 )]
 impl QueryResponseSyslogServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3720,6 +3737,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl QueryResponseVlanPoolProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3867,6 +3885,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQuer
 )]
 impl QueryResponseWifiCallingServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -4057,6 +4076,7 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
 )]
 impl QueryResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -4209,6 +4229,7 @@ impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
 }
 impl Radio6GhzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable_multicast_downlink_rate_limiting: None,
@@ -4333,6 +4354,7 @@ impl<'de> serde::Deserialize<'de> for RadiusOptions {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl RadiusOptions {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             called_station_id_type: None,
@@ -4473,6 +4495,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
 )]
 impl RadiusServerProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(primary: RadiusServerV11) -> Self {
         Self {
             id: None,
@@ -4631,6 +4654,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
 )]
 impl RadiusServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4900,6 +4924,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV11 {
 )]
 impl RadiusServerV11 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ip: String, port: i64) -> Self {
         Self {
             auto_fallback_disable: None,
@@ -5110,6 +5135,7 @@ impl<'de> serde::Deserialize<'de> for RangeFilter {
 )]
 impl RangeFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             field: None,
@@ -5207,6 +5233,7 @@ impl<'de> serde::Deserialize<'de> for RateLimiting {
 )]
 impl RateLimiting {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             downlink_limit: None,
@@ -5284,6 +5311,7 @@ impl<'de> serde::Deserialize<'de> for ResponseBo {
 #[cfg(any(feature = "network-msp", feature = "network-tenants"))]
 impl ResponseBo {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(request_id: String) -> Self {
         Self {
             request_id,
@@ -5377,6 +5405,7 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
 )]
 impl RogueClassificationPolicyRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, priority: i64) -> Self {
         Self {
             classification: None,
@@ -5663,6 +5692,7 @@ impl<'de> serde::Deserialize<'de> for RogueDetectionData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl RogueDetectionData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             policy_id: None,
@@ -5760,6 +5790,7 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
 )]
 impl RoguePolicy {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -5864,6 +5895,7 @@ impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
 )]
 impl RoguePolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6528,6 +6560,7 @@ impl<'de> serde::Deserialize<'de> for SignedUrlResponse {
 #[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
 impl SignedUrlResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             file_id: None,
@@ -6619,6 +6652,7 @@ impl<'de> serde::Deserialize<'de> for SimSettings {
 )]
 impl SimSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             apn: None,
@@ -6794,6 +6828,7 @@ impl<'de> serde::Deserialize<'de> for SocialIdentities {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl SocialIdentities {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             facebook: None,
@@ -6878,6 +6913,7 @@ impl<'de> serde::Deserialize<'de> for SocialIdentity {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl SocialIdentity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             config: None,
@@ -7041,6 +7077,7 @@ impl<'de> serde::Deserialize<'de> for SortObject {
 )]
 impl SortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             empty: None,
@@ -7565,6 +7602,7 @@ impl<'de> serde::Deserialize<'de> for StackMemberStatus {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl StackMemberStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             unit_name: None,
@@ -7787,6 +7825,7 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
 )]
 impl SubsequentQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -8365,6 +8404,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl Switch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             stack_member_order: None,

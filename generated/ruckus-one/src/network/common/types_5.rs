@@ -144,6 +144,7 @@ impl<'de> serde::Deserialize<'de> for SwitchClient {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchClient {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             client_auth_type: None,
@@ -372,6 +373,7 @@ impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchClientQueryResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -497,6 +499,7 @@ impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
 )]
 impl SwitchConfigHistoryPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -609,6 +612,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
 )]
 impl SwitchFamilyModelBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -745,6 +749,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
 )]
 impl SwitchFamilyModelView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1222,6 +1227,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
 )]
 impl SwitchFamilyModelViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1577,6 +1583,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPort {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchPort {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tags: None,
@@ -2105,6 +2112,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchPortQueryResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -2209,6 +2217,7 @@ impl<'de> serde::Deserialize<'de> for SwitchStackMember {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchStackMember {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             active_switch: None,
@@ -2315,6 +2324,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
 )]
 impl SwitchVlanPortModelBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2437,6 +2447,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl SwitchVlanPortModelView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2570,6 +2581,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl SwitchVlanView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2751,6 +2763,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServer {
 )]
 impl SyslogServer {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             port: None,
@@ -2834,6 +2847,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl SyslogServerData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             policy_id: None,
@@ -2950,6 +2964,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfile {
 )]
 impl SyslogServerProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, primary: SyslogServer) -> Self {
         Self {
             facility: None,
@@ -3350,6 +3365,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
 )]
 impl SyslogServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3511,6 +3527,7 @@ impl<'de> serde::Deserialize<'de> for TenantPageableObject {
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
 impl TenantPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paged: None,
@@ -3615,6 +3632,7 @@ impl<'de> serde::Deserialize<'de> for TenantSortObject {
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
 impl TenantSortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sorted: None,
@@ -3820,6 +3838,7 @@ impl<'de> serde::Deserialize<'de> for TermField {
 )]
 impl TermField {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             field: None,
@@ -3926,6 +3945,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBo {
 )]
 impl TrustedPortBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4154,6 +4174,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortView {
 )]
 impl TrustedPortView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4281,6 +4302,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
 )]
 impl TrustedPortViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4434,6 +4456,7 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl TunnelServiceProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             keep_alive_interval: None,
@@ -5123,6 +5146,7 @@ impl<'de> serde::Deserialize<'de> for UpLink {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl UpLink {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_mesh_enable: None,
@@ -5602,6 +5626,7 @@ impl<'de> serde::Deserialize<'de> for UploadUrlRequest {
 #[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
 impl UploadUrlRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             file_extension: None,
@@ -5733,6 +5758,7 @@ impl<'de> serde::Deserialize<'de> for VePortView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl VePortView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -5931,6 +5957,7 @@ impl<'de> serde::Deserialize<'de> for VenueActivation {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl VenueActivation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -6050,6 +6077,7 @@ impl<'de> serde::Deserialize<'de> for VenueAddress {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl VenueAddress {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(city: String, country: String) -> Self {
         Self {
             address_line: None,
@@ -6156,6 +6184,7 @@ impl<'de> serde::Deserialize<'de> for VenueApBssColoringSettings {
 )]
 impl VenueApBssColoringSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_coloring_enabled: None,
@@ -6244,6 +6273,7 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
 )]
 impl VenueApCellularSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(primary_wan_recovery_timer: i64) -> Self {
         Self {
             model: None,
@@ -6452,6 +6482,7 @@ impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
 )]
 impl VenueApClientAdmissionControlSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable24g: None,
@@ -6579,6 +6610,7 @@ impl<'de> serde::Deserialize<'de> for VenueApDirectedMulticastSettings {
 )]
 impl VenueApDirectedMulticastSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_enabled: None,
@@ -6680,6 +6712,7 @@ impl<'de> serde::Deserialize<'de> for VenueApDosProtectionSettings {
 )]
 impl VenueApDosProtectionSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             blocking_period: None,
@@ -6798,6 +6831,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
 )]
 impl VenueApGroup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_serial_numbers: None,
@@ -6893,6 +6927,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroupQueryData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl VenueApGroupQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -7019,6 +7054,7 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
 )]
 impl VenueApLoadBalancingSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             band_balancing_client_percent24g: None,
@@ -7312,6 +7348,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
 )]
 impl VenueApMeshSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -7516,6 +7553,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettings {
 )]
 impl VenueApModelBandModeSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             band_mode: None,
@@ -7721,6 +7759,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
 )]
 impl VenueApModelCapabilities {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_models: None,
@@ -7832,6 +7871,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
 )]
 impl VenueApModelExternalAntennaSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable24g: None,
@@ -7946,6 +7986,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLedSettings {
 )]
 impl VenueApModelLedSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             led_enabled: None,
@@ -8032,6 +8073,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
 )]
 impl VenueApMulticastDnsFencingSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -8131,6 +8173,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
 )]
 impl VenueApRadio24GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -8368,6 +8411,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
 )]
 impl VenueApRadio5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_indoor_channels: None,
@@ -8563,6 +8607,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
 )]
 impl VenueApRadio6GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -8762,6 +8807,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
 )]
 impl VenueApRadioDual5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -8891,6 +8937,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
 )]
 impl VenueApRadioLower5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_indoor_channels: None,

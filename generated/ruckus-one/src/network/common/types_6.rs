@@ -66,6 +66,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
 )]
 impl VenueApRadioSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             radio_params24g: None,
@@ -195,6 +196,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
 )]
 impl VenueApRadioUpper5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_indoor_channels: None,
@@ -353,6 +355,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
 )]
 impl VenueApRadiusOptionSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             called_station_id_type: None,
@@ -491,6 +494,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRebootTimeoutSettings {
 )]
 impl VenueApRebootTimeoutSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             gateway_loss_timeout: None,
@@ -582,6 +586,7 @@ impl<'de> serde::Deserialize<'de> for VenueApSmartMonitorSettings {
 )]
 impl VenueApSmartMonitorSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -671,6 +676,7 @@ impl<'de> serde::Deserialize<'de> for VenueDhcpConfigServiceProfileSettings {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl VenueDhcpConfigServiceProfileSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             active_dhcp_pool_names: None,
@@ -826,6 +832,7 @@ impl<'de> serde::Deserialize<'de> for VenueHeight {
 )]
 impl VenueHeight {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             max_floor: None,
@@ -897,6 +904,7 @@ impl<'de> serde::Deserialize<'de> for VenueResponse {
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl VenueResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -969,6 +977,7 @@ impl<'de> serde::Deserialize<'de> for VenueRoguePolicySettings {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl VenueRoguePolicySettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             report_threshold: None,
@@ -1184,6 +1193,7 @@ impl<'de> serde::Deserialize<'de> for VenueRow {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl VenueRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -1549,6 +1559,7 @@ impl<'de> serde::Deserialize<'de> for VenueView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl VenueView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1664,6 +1675,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
 )]
 impl VenueWifiNetwork {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_all_ap_groups: None,
@@ -1744,6 +1756,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkApGroupSettings {
 )]
 impl VenueWifiNetworkApGroupSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             radio_types: None,
@@ -1839,6 +1852,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
 )]
 impl VenueWifiNetworkSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             all_ap_groups_radio_types: None,
@@ -2193,6 +2207,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ViewmodelDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_mesh_enable: None,
@@ -2659,6 +2674,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDhcpPool {
 )]
 impl ViewmodelDhcpPool {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2762,6 +2778,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEpdg {
 )]
 impl ViewmodelEpdg {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ip: None,
@@ -2889,6 +2906,7 @@ impl<'de> serde::Deserialize<'de> for Vlan {
 )]
 impl Vlan {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3149,6 +3167,7 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
 )]
 impl VlanBo {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(vlan_id: i64, enable_as_default_vlan: bool) -> Self {
         Self {
             id: None,
@@ -3402,6 +3421,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl VlanPoolData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -3486,6 +3506,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl VlanPoolProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, vlan_members: Vec<String>) -> Self {
         Self {
             description: None,
@@ -3577,6 +3598,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl VlanPoolProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3690,6 +3712,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
 )]
 impl VoiceVlanBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             vlan_id: None,
@@ -3781,6 +3804,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
 )]
 impl VoiceVlanConfigBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model: None,
@@ -3875,6 +3899,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
 )]
 impl VoiceVlanConfigView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3978,6 +4003,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
 )]
 impl VoiceVlanConfigViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4076,6 +4102,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanView {
 )]
 impl VoiceVlanView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             vlan_id: None,
@@ -4171,6 +4198,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
 )]
 impl VoiceVlanViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4288,6 +4316,7 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
 )]
 impl WifiAvailableChannels {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_2_4g_channels: None,
@@ -4418,6 +4447,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
 )]
 impl WifiCallingServiceProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(epdgs: Vec<Epdg>, service_name: String) -> Self {
         Self {
             description: None,
@@ -4536,6 +4566,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
 )]
 impl WifiCallingServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4641,6 +4672,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl WifiDhcpPoolUsage {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -4716,6 +4748,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl WifiDhcpPoolUsages {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             wifi_dhcp_pool_usages: None,
@@ -4822,6 +4855,7 @@ impl<'de> serde::Deserialize<'de> for WifiEntityIdOperationResponse {
 )]
 impl WifiEntityIdOperationResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -5116,6 +5150,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRadiusServerProfileSettings {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WifiNetworkRadiusServerProfileSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable_accounting_proxy: None,
@@ -5380,6 +5415,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WifiNetworkRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -5659,6 +5695,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl WifiNetworkVenueApGroupQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -5787,6 +5824,7 @@ impl<'de> serde::Deserialize<'de> for WifiOperationResponseRequestIdOnly {
 )]
 impl WifiOperationResponseRequestIdOnly {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -5866,6 +5904,7 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPage {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WifiWisprPage {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(captive_portal_url: String) -> Self {
         Self {
             auth_type: None,
@@ -6372,6 +6411,7 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomization {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             application_visibility_enabled: None,
@@ -7425,6 +7465,7 @@ impl<'de> serde::Deserialize<'de> for WlanGroup {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl WlanGroup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             wlan_group_id: None,
@@ -7521,6 +7562,7 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomization {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WlanRadioCustomization {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_minimum_phy_rate: None,

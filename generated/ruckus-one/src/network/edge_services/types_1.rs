@@ -52,6 +52,7 @@ impl<'de> serde::Deserialize<'de> for AlarmSummary {
 }
 impl AlarmSummary {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             edge_id: None,
@@ -129,6 +130,7 @@ impl<'de> serde::Deserialize<'de> for BaseEdge {
 }
 impl BaseEdge {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -195,6 +197,7 @@ impl<'de> serde::Deserialize<'de> for ClusterMember {
 }
 impl ClusterMember {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String, name: String) -> Self {
         Self {
             serial_number,
@@ -261,6 +264,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
 }
 impl ClusterNetworkLagSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String, lags: Vec<LinkAggregationGroup>) -> Self {
         Self {
             serial_number,
@@ -324,6 +328,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
 }
 impl ClusterNetworkMultiWanSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         mode: ClusterNetworkMultiWanSettingsMode,
         wan_members: Vec<WanMember>,
@@ -442,6 +447,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
 }
 impl ClusterNetworkPortSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String, ports: Vec<Port>) -> Self {
         Self {
             serial_number,
@@ -517,6 +523,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
 }
 impl ClusterNetworkSettingsResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             virtual_ip_settings: None,
@@ -640,6 +647,7 @@ impl<'de> serde::Deserialize<'de> for ClusterResponse {
 }
 impl ClusterResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -755,6 +763,7 @@ impl<'de> serde::Deserialize<'de> for CreateCluster {
 }
 impl CreateCluster {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -847,6 +856,7 @@ impl<'de> serde::Deserialize<'de> for CreateEdge {
 }
 impl CreateEdge {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, serial_number: String) -> Self {
         Self {
             name,
@@ -919,6 +929,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOptions {
 }
 impl DhcpOptions {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(option_id: String, option_name: String, option_value: String) -> Self {
         Self {
             id: None,
@@ -983,6 +994,7 @@ impl<'de> serde::Deserialize<'de> for DnsServers {
 }
 impl DnsServers {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             primary: None,
@@ -1054,6 +1066,7 @@ impl<'de> serde::Deserialize<'de> for EdgeArpTerminationSettings {
 }
 impl EdgeArpTerminationSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(aging_time_sec: i64) -> Self {
         Self {
             enabled: None,
@@ -1134,6 +1147,7 @@ impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
 }
 impl EdgeClusterCompatibility {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1255,6 +1269,7 @@ impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
 }
 impl EdgeDhcpProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         service_name: String,
         lease_time: i64,
@@ -1485,6 +1500,7 @@ impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
 }
 impl EdgeFeatureRequirement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -1549,6 +1565,7 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
 }
 impl EdgeIncompatibleDevices {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             count: None,
@@ -1618,6 +1635,7 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
 }
 impl EdgeIncompatibleFeature {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_requirement: None,
@@ -1695,6 +1713,7 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
 }
 impl EdgeMdnsProxyProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -1783,6 +1802,7 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRule {
 }
 impl EdgeMdnsProxyProfileForwardingRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(service_type: EdgeMdnsProxyProfileForwardingRuleServiceType) -> Self {
         Self {
             service_type,
@@ -2008,6 +2028,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
 }
 impl EdgeSdLanGuestSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_guest_tunnel_enabled: None,
@@ -2072,6 +2093,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
 }
 impl EdgeSdLanNetworkActivation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_guest_tunnel_utilized: None,
@@ -2144,6 +2166,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
 }
 impl EdgeSdLanService {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         edge_cluster_id: String,
         name: String,
@@ -2314,6 +2337,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
 }
 impl EdgeSdLanStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_id: None,
@@ -2606,6 +2630,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
 }
 impl EdgeServiceCompatibility {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             service_id: None,
@@ -2677,6 +2702,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
 }
 impl EdgeServiceCompatibilityFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self { service_ids: None }
     }
@@ -2738,6 +2764,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
 }
 impl EdgeServiceCompatibilityQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filters: None,
@@ -2808,6 +2835,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
 }
 impl EdgeServiceCompatibilityResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             compatibilities: None,
@@ -2890,6 +2918,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
 }
 impl EdgeSubInterfacePage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -2974,6 +3003,7 @@ impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
 }
 impl EdgeTunnelInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -3047,6 +3077,7 @@ impl<'de> serde::Deserialize<'de> for FallbackSettings {
 }
 impl FallbackSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(enable: bool) -> Self {
         Self {
             enable,
@@ -3121,6 +3152,7 @@ impl<'de> serde::Deserialize<'de> for FeatureRequirementDetails {
 }
 impl FeatureRequirementDetails {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -3203,6 +3235,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsFilter {
 }
 impl FeatureSetsFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_names: None,
@@ -3261,6 +3294,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsRequest {
 }
 impl FeatureSetsRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filters: None,
@@ -3319,6 +3353,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsResponse {
 }
 impl FeatureSetsResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_sets: None,
@@ -3388,6 +3423,7 @@ impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
 }
 impl GuestEdgeTunnelInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -3518,6 +3554,7 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
 }
 impl HighAvailabilitySettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         fallback_settings: FallbackSettings,
         load_distribution: HighAvailabilitySettingsLoadDistribution,
@@ -3640,6 +3677,7 @@ impl<'de> serde::Deserialize<'de> for Host {
 }
 impl Host {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(host_name: String, mac: String, fixed_address: String) -> Self {
         Self {
             id: None,
@@ -3705,6 +3743,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleDevice {
 }
 impl IncompatibleDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             firmware: None,
@@ -3784,6 +3823,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
 }
 impl IncompatibleFeature {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -3889,6 +3929,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleInfo {
 }
 impl IncompatibleInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             identity_type: None,
@@ -4032,6 +4073,7 @@ impl<'de> serde::Deserialize<'de> for LagMember {
 }
 impl LagMember {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             port_id: None,
@@ -4124,6 +4166,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
 }
 impl LagSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
@@ -4229,6 +4272,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
 }
 impl LagSubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         lag_id: i64,
         lag_name: String,
@@ -4970,6 +5014,7 @@ impl<'de> serde::Deserialize<'de> for NatPool {
 }
 impl NatPool {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             start_ip_address: None,
@@ -5037,6 +5082,7 @@ impl<'de> serde::Deserialize<'de> for NetworkInfo {
 }
 impl NetworkInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_id: None,
@@ -5105,6 +5151,7 @@ impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
 }
 impl NodeLagSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(lag_id: i64, sub_interfaces: Vec<SubInterface>) -> Self {
         Self {
             lag_id,
@@ -5162,6 +5209,7 @@ impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
 }
 impl NodePortSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(port_id: String, sub_interfaces: Vec<SubInterface>) -> Self {
         Self {
             port_id,
@@ -5221,6 +5269,7 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterface {
 }
 impl NodeSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         serial_number: String,
         ports: Vec<NodePortSubInterface>,
@@ -5288,6 +5337,7 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
 }
 impl NodeSubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         serial_number: String,
         ports: Vec<PortSubInterfaceResponse>,
@@ -5356,6 +5406,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseObject {
 }
 impl OperationResponseObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -5435,6 +5486,7 @@ impl<'de> serde::Deserialize<'de> for PageResponseClusterResponse {
 }
 impl PageResponseClusterResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -5507,6 +5559,7 @@ impl<'de> serde::Deserialize<'de> for Paging {
 }
 impl Paging {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -5593,6 +5646,7 @@ impl<'de> serde::Deserialize<'de> for PatchCluster {
 }
 impl PatchCluster {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -5702,6 +5756,7 @@ impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
 }
 impl PatchClusterNetworkSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             virtual_ip_settings: None,
@@ -5812,6 +5867,7 @@ impl<'de> serde::Deserialize<'de> for PatchEdge {
 }
 impl PatchEdge {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -5913,6 +5969,7 @@ impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
 }
 impl PatchEdgeDhcpProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             dhcp_relay: None,
@@ -6130,6 +6187,7 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
 }
 impl PersonalIdentityNetwork {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         name: String,
         vxlan_tunnel_profile_id: String,
@@ -6228,6 +6286,7 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
 }
 impl PersonalIdentityNetworkPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -6334,6 +6393,7 @@ impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
 }
 impl PinAccessSwitchInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             distribution_switch_id: None,
@@ -6480,6 +6540,7 @@ impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
 }
 impl PinDistributionSwitchInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6598,6 +6659,7 @@ impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
 }
 impl PinEdgeClusterInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             dhcp_info_id: None,
@@ -6677,6 +6739,7 @@ impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
 }
 impl PinUplinkInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             uplink_id: None,
@@ -6980,6 +7043,7 @@ impl<'de> serde::Deserialize<'de> for PortConfig {
 }
 impl PortConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ports: None,
@@ -7046,6 +7110,7 @@ impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
 }
 impl PortSubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         port_id: String,
         interface_name: String,
@@ -7193,6 +7258,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
 }
 impl QueryResponseEdgeSdLanStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -7290,6 +7356,7 @@ impl<'de> serde::Deserialize<'de> for Requirement {
 }
 impl Requirement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             firmware: None,
@@ -7496,6 +7563,7 @@ impl<'de> serde::Deserialize<'de> for Schedule {
 }
 impl Schedule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(type_: ScheduleType) -> Self {
         Self {
             type_,
@@ -7707,6 +7775,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityFilter {
 }
 impl ServiceEdgeCompatibilityFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             service_ids: None,
@@ -7770,6 +7839,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityRequest {
 }
 impl ServiceEdgeCompatibilityRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(filters: ServiceEdgeCompatibilityFilter) -> Self {
         Self {
             filters,
@@ -7829,6 +7899,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityResponse {
 }
 impl ServiceEdgeCompatibilityResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             compatibilities: None,
@@ -7896,6 +7967,7 @@ impl<'de> serde::Deserialize<'de> for ServiceIncompatibleInfo {
 }
 impl ServiceIncompatibleInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             service_id: None,
@@ -7972,6 +8044,7 @@ impl<'de> serde::Deserialize<'de> for StaticRoute {
 }
 impl StaticRoute {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(dest_ip: String, dest_subnet: String, next_hop: String) -> Self {
         Self {
             id: None,
@@ -8033,6 +8106,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteConfig {
 }
 impl StaticRouteConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             routes: None,
@@ -8119,6 +8193,7 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
 }
 impl SubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
@@ -8246,6 +8321,7 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
 }
 impl SubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
@@ -8351,6 +8427,7 @@ impl<'de> serde::Deserialize<'de> for Troubleshooting {
 }
 impl Troubleshooting {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(action: String) -> Self {
         Self {
             action,
@@ -8422,6 +8499,7 @@ impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
 }
 impl TunneledWlanInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_id: None,
@@ -8543,6 +8621,7 @@ impl<'de> serde::Deserialize<'de> for UpdateEdgeDhcpProfile {
 }
 impl UpdateEdgeDhcpProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         service_name: String,
         lease_time: i64,
@@ -8899,6 +8978,7 @@ impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityFilter {
 }
 impl VenueEdgeCompatibilityFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_ids: None,
@@ -8914,74 +8994,6 @@ impl VenueEdgeCompatibilityFilter {
     /// Sets `edgeIds`.
     pub fn with_edge_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.edge_ids = Some(value.into());
-        self
-    }
-}
-/// Venue edge compatibility request, with the fields the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VenueEdgeCompatibilityRequest).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct VenueEdgeCompatibilityRequest {
-    pub feature_names: Option<Vec<String>>,
-    pub filters: VenueEdgeCompatibilityFilter,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for VenueEdgeCompatibilityRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueEdgeCompatibilityRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("featureNames", &v.feature_names);
-            w.field("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueEdgeCompatibilityRequest,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueEdgeCompatibilityRequest {
-                feature_names: f.optional("featureNames"),
-                filters: f.required("filters")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueEdgeCompatibilityRequest"))
-    }
-}
-impl VenueEdgeCompatibilityRequest {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(filters: VenueEdgeCompatibilityFilter) -> Self {
-        Self {
-            feature_names: None,
-            filters,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `featureNames`.
-    pub fn with_feature_names(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.feature_names = Some(value.into());
         self
     }
 }

@@ -91,6 +91,7 @@ impl<'de> serde::Deserialize<'de> for Account {
 }
 impl Account {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -263,6 +264,7 @@ impl<'de> serde::Deserialize<'de> for AccountInfo {
 }
 impl AccountInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             user_full_name: None,
@@ -467,6 +469,7 @@ impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
 }
 impl AddMspEcRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             account_id: None,
@@ -673,6 +676,7 @@ impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
 }
 impl AddTenantRequestHolder {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             data: None,
@@ -778,6 +782,7 @@ impl<'de> serde::Deserialize<'de> for Admin {
 }
 impl Admin {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -949,6 +954,7 @@ impl<'de> serde::Deserialize<'de> for AdminAppSettings {
 }
 impl AdminAppSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         app_type: AdminAppSettingsAppType,
         product_type: AdminAppSettingsProductType,
@@ -1240,6 +1246,7 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
 }
 impl AdminQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_ec_tenant_ids: None,
@@ -1493,6 +1500,7 @@ impl<'de> serde::Deserialize<'de> for AdminRole {
 }
 impl AdminRole {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1685,6 +1693,7 @@ impl<'de> serde::Deserialize<'de> for AdminView {
 }
 impl AdminView {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(email: String, role: String) -> Self {
         Self {
             id: None,
@@ -1799,6 +1808,7 @@ impl<'de> serde::Deserialize<'de> for ApiCallInfo {
 }
 impl ApiCallInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1869,6 +1879,7 @@ impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
 }
 impl AssignDelegatedRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(delegation_type: String, mspec_id: String) -> Self {
         Self {
             delegation_id: None,
@@ -1947,6 +1958,7 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
 }
 impl AssignMspEcListRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(delegation_type: String) -> Self {
         Self {
             mspec_list: None,
@@ -2024,6 +2036,7 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
 }
 impl AssignMspEcToMultipleTechPartners {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             assign_delegated_request: None,
@@ -2094,6 +2107,7 @@ impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
 }
 impl AssignedMspAdminsRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(delegation_type: String) -> Self {
         Self {
             mspec_list: None,
@@ -2180,6 +2194,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentRequest {
 }
 impl AssignmentRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             assignment_id: None,
@@ -2294,6 +2309,7 @@ impl<'de> serde::Deserialize<'de> for AuthDomain {
 }
 impl AuthDomain {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2405,6 +2421,7 @@ impl<'de> serde::Deserialize<'de> for AuthScope {
 }
 impl AuthScope {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2551,6 +2568,7 @@ impl<'de> serde::Deserialize<'de> for Authentication {
 }
 impl Authentication {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2913,6 +2931,7 @@ impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
 }
 impl AuthenticationInfo {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         authentication_type: AuthenticationAuthenticationType,
         name: String,
@@ -3135,6 +3154,7 @@ impl<'de> serde::Deserialize<'de> for AutoSchedule {
 }
 impl AutoSchedule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(days: Vec<String>, time_slots: Vec<String>) -> Self {
         Self {
             days,
@@ -3192,6 +3212,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeature {
 }
 impl BetaFeature {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3256,6 +3277,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
 }
 impl BetaFeatureRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             beta_feature_ids: None,
@@ -3324,6 +3346,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
 }
 impl BetaFeatureResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             beta_features: None,
@@ -3438,6 +3461,7 @@ impl<'de> serde::Deserialize<'de> for CustomRole {
 }
 impl CustomRole {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3575,6 +3599,7 @@ impl<'de> serde::Deserialize<'de> for DataRequest {
 }
 impl DataRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_ec_list: None,
@@ -3682,6 +3707,7 @@ impl<'de> serde::Deserialize<'de> for Delegation {
 }
 impl Delegation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3808,6 +3834,7 @@ impl<'de> serde::Deserialize<'de> for DelegationAction {
 }
 impl DelegationAction {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(accept: bool, from_tenant_id: String) -> Self {
         Self {
             accept,
@@ -4080,6 +4107,7 @@ impl<'de> serde::Deserialize<'de> for EcDelegation {
 }
 impl EcDelegation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(delegation_type: String) -> Self {
         Self {
             mspec_list: None,
@@ -4155,6 +4183,7 @@ impl<'de> serde::Deserialize<'de> for EmailInvitation {
 }
 impl EmailInvitation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(admin_email: String) -> Self {
         Self {
             admin_email,
@@ -4240,6 +4269,7 @@ impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
 }
 impl EmailSmsNotificationEndpoint {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(destination: String) -> Self {
         Self {
             id: None,
@@ -4378,6 +4408,7 @@ impl<'de> serde::Deserialize<'de> for Feature {
 }
 impl Feature {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4533,6 +4564,7 @@ impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
 }
 impl FirmwareUpgradeRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(operation: String) -> Self {
         Self {
             operation,
@@ -4601,6 +4633,7 @@ impl<'de> serde::Deserialize<'de> for License {
 }
 impl License {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             trial_action: None,
@@ -4680,6 +4713,7 @@ impl<'de> serde::Deserialize<'de> for ManualSchedule {
 }
 impl ManualSchedule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(time_slot: String) -> Self {
         Self {
             date: None,
@@ -5049,6 +5083,7 @@ impl<'de> serde::Deserialize<'de> for Msp {
 }
 impl Msp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_label: None,
@@ -5230,6 +5265,7 @@ impl<'de> serde::Deserialize<'de> for MspAdmin {
 }
 impl MspAdmin {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(msp_ec_id: String) -> Self {
         Self {
             operation: None,
@@ -5302,6 +5338,7 @@ impl<'de> serde::Deserialize<'de> for MspAdminRequest {
 }
 impl MspAdminRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             associations: None,
@@ -5363,6 +5400,7 @@ impl<'de> serde::Deserialize<'de> for MspAdminRole {
 }
 impl MspAdminRole {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(msp_admin_id: String, msp_admin_role: String) -> Self {
         Self {
             msp_admin_id,
@@ -5424,6 +5462,7 @@ impl<'de> serde::Deserialize<'de> for MspApCountSummary {
 }
 impl MspApCountSummary {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -5559,6 +5598,7 @@ impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
 }
 impl MspDynamicQueryPayload {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             multi_sort_fields: None,
@@ -5831,6 +5871,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
 }
 impl MspEcAccountView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_label: None,
@@ -6028,6 +6069,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAdminView {
 }
 impl MspEcAdminView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             email: None,
@@ -6122,6 +6164,7 @@ impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
 }
 impl MspEcDelegationResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mspec_list: None,
@@ -6208,6 +6251,7 @@ impl<'de> serde::Deserialize<'de> for MspSubsequentQuery {
 }
 impl MspSubsequentQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -6490,6 +6534,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
 }
 impl NotificationRecipient {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(description: String) -> Self {
         Self {
             id: None,
@@ -6666,6 +6711,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
 }
 impl NotificationRecipientRbacdto {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6808,6 +6854,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseDelegation {
 }
 impl OperationResponseDelegation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -6882,6 +6929,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEnd
 }
 impl OperationResponseMobilePushNotificationEndpoint {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -6958,6 +7006,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseUserProfile {
 }
 impl OperationResponseUserProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -7028,6 +7077,7 @@ impl<'de> serde::Deserialize<'de> for PreferredNotifications {
 }
 impl PreferredNotifications {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             email_preferences: None,
@@ -7103,6 +7153,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
 }
 impl PrivacyFeature {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(feature_name: String) -> Self {
         Self {
             feature_name,
@@ -7173,6 +7224,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
 }
 impl PrivacyFeatureRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(feature_name: String, status: String) -> Self {
         Self {
             feature_name,
@@ -7233,6 +7285,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
 }
 impl PrivacyFeatureResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -7349,6 +7402,7 @@ impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
 }
 impl PrivilegeGroup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -7531,6 +7585,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
 }
 impl QueryResponseApCountSummary {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -7640,6 +7695,7 @@ impl<'de> serde::Deserialize<'de> for Region {
 }
 impl Region {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -7721,6 +7777,7 @@ impl<'de> serde::Deserialize<'de> for ResponseBov2 {
 }
 impl ResponseBov2 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(data: Vec<super::common::ResponseBo>) -> Self {
         Self {
             data,
@@ -7815,6 +7872,7 @@ impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
 }
 impl RoleObjectPermissions {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -7959,6 +8017,7 @@ impl<'de> serde::Deserialize<'de> for Scope {
 }
 impl Scope {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -8184,6 +8243,7 @@ impl<'de> serde::Deserialize<'de> for Tenant {
 }
 impl Tenant {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(external_id: String) -> Self {
         Self {
             id: None,
@@ -8543,6 +8603,7 @@ impl<'de> serde::Deserialize<'de> for Tenant2 {
 }
 impl Tenant2 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             new_idm_id: None,
@@ -8682,6 +8743,7 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
 }
 impl TenantDelegationEntitlement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             virtual_edge_device_count: None,
@@ -8746,6 +8808,7 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
 }
 impl TenantDelegationListItem {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             entitlements: None,
@@ -8807,6 +8870,7 @@ impl<'de> serde::Deserialize<'de> for TenantInviteVar {
 }
 impl TenantInviteVar {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             username: None,

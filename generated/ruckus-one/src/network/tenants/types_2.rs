@@ -118,6 +118,7 @@ impl<'de> serde::Deserialize<'de> for TenantManagementPage {
 }
 impl TenantManagementPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -270,6 +271,7 @@ impl<'de> serde::Deserialize<'de> for TenantMfa {
 }
 impl TenantMfa {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mfa_status: None,
@@ -342,6 +344,7 @@ impl<'de> serde::Deserialize<'de> for TenantMspEc {
 }
 impl TenantMspEc {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             parent_msp_id: None,
@@ -435,6 +438,7 @@ impl<'de> serde::Deserialize<'de> for TenantNotificationEndpoint {
 }
 impl TenantNotificationEndpoint {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -605,6 +609,7 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureRequest {
 }
 impl TenantPrivacyFeatureRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             privacy_features: None,
@@ -672,6 +677,7 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureResponse {
 }
 impl TenantPrivacyFeatureResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             privacy_features: None,
@@ -899,6 +905,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcAdminRequest {
 }
 impl UpdateMspEcAdminRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(email: String) -> Self {
         Self {
             email,
@@ -1025,6 +1032,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcRequest {
 }
 impl UpdateMspEcRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         name: String,
         service_effective_date: String,
@@ -1244,6 +1252,7 @@ impl<'de> serde::Deserialize<'de> for UserProfile {
 }
 impl UserProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(detail_level: DetailLevel, date_format: AdminDateFormat) -> Self {
         Self {
             region: None,

@@ -188,6 +188,7 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
 }
 impl AccessPoint {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_coloring: None,
@@ -475,6 +476,7 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
 }
 impl AfcStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             afc_state: None,
@@ -572,6 +574,7 @@ impl<'de> serde::Deserialize<'de> for ApBssColoring {
 }
 impl ApBssColoring {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_coloring_enabled: None,
@@ -637,6 +640,7 @@ impl<'de> serde::Deserialize<'de> for ApClient {
 }
 impl ApClient {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             status: None,
@@ -749,6 +753,7 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
 }
 impl ApClientAdmissionControl {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable24g: None,
@@ -922,6 +927,7 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
 }
 impl ApClientQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model_name: None,
@@ -1182,6 +1188,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
 }
 impl ApCompatibilityPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             compatibilities: None,
@@ -1268,6 +1275,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
 }
 impl ApDiagnosisCommand {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             target_host: None,
@@ -1335,6 +1343,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
 }
 impl ApDiagnosisCommandResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             response: None,
@@ -1403,6 +1412,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationRespons
 }
 impl ApDiagnosisCommandResponseOperationResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1534,6 +1544,7 @@ impl<'de> serde::Deserialize<'de> for ApFloorPosition {
 }
 impl ApFloorPosition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             x_percent: None,
@@ -1612,6 +1623,7 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
 }
 impl ApGroup {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             ap_serial_numbers: None,
@@ -1701,6 +1713,7 @@ impl<'de> serde::Deserialize<'de> for ApInformation {
 }
 impl ApInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -1803,6 +1816,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
 }
 impl ApLanPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             client_isolation_enabled: None,
@@ -1992,6 +2006,7 @@ impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
 }
 impl ApLldpNeighbor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             detected_time: None,
@@ -2216,6 +2231,7 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
 }
 impl ApLogs {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             file_url: None,
@@ -2305,6 +2321,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
 }
 impl ApNeighborPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             neighbors: None,
@@ -2539,6 +2556,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighbors {
 }
 impl ApNeighbors {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             status: None,
@@ -2723,6 +2741,7 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
 }
 impl ApPacketAction {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action: None,
@@ -3037,6 +3056,7 @@ impl<'de> serde::Deserialize<'de> for ApPackets {
 }
 impl ApPackets {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             error_msg: None,
@@ -3222,6 +3242,7 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
 }
 impl ApPictures {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3449,6 +3470,7 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
 }
 impl ApRfNeighbor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_mac: None,
@@ -3758,6 +3780,7 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
 }
 impl ApSerialNumber {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String) -> Self {
         Self {
             serial_number,
@@ -3824,6 +3847,7 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommand {
 }
 impl ApSystemCommand {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -3947,6 +3971,7 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
 }
 impl ApsImportResults {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             download_url: None,
@@ -4099,6 +4124,7 @@ impl<'de> serde::Deserialize<'de> for CellularStatus {
 }
 impl CellularStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             active_sim: None,
@@ -4387,6 +4413,7 @@ impl<'de> serde::Deserialize<'de> for FloorPosition {
 }
 impl FloorPosition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             floorplan_id: None,
@@ -4461,6 +4488,7 @@ impl<'de> serde::Deserialize<'de> for ImportError {
 }
 impl ImportError {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             code: None,
@@ -4528,6 +4556,7 @@ impl<'de> serde::Deserialize<'de> for LanPortStatus {
 }
 impl LanPortStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4595,6 +4624,7 @@ impl<'de> serde::Deserialize<'de> for LbsStatus {
 }
 impl LbsStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             management_connected: None,
@@ -4663,6 +4693,7 @@ impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
 }
 impl MeshLinkStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mac_address: None,
@@ -4731,6 +4762,7 @@ impl<'de> serde::Deserialize<'de> for MeshNeighbor {
 }
 impl MeshNeighbor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             rssi: None,
@@ -4799,6 +4831,7 @@ impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
 }
 impl MeshRadioStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             channel: None,
@@ -4876,6 +4909,7 @@ impl<'de> serde::Deserialize<'de> for MeshStatus {
 }
 impl MeshStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             neighbors: None,
@@ -4978,6 +5012,7 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
 }
 impl NetworkInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -5094,6 +5129,7 @@ impl<'de> serde::Deserialize<'de> for NetworkStatus {
 }
 impl NetworkStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ip_address: None,
@@ -5219,6 +5255,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
 }
 impl QueryResponseApClientQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -5340,6 +5377,7 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
 }
 impl RadioStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -5449,6 +5487,7 @@ impl<'de> serde::Deserialize<'de> for SignalStatus {
 }
 impl SignalStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             snr: None,
@@ -5556,6 +5595,7 @@ impl<'de> serde::Deserialize<'de> for SimStatus {
 }
 impl SimStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             iccid: None,
@@ -5671,6 +5711,7 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
 }
 impl TrafficStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             traffic_to_client: None,
@@ -5772,6 +5813,7 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
 }
 impl VenueApAvailableLteBands {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             band3g: None,
@@ -5984,6 +6026,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
 }
 impl VenueApRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -6352,6 +6395,7 @@ impl<'de> serde::Deserialize<'de> for VenueInformation {
 }
 impl VenueInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6428,6 +6472,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
 }
 impl WifiCallingStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             carrier_name: None,
@@ -6525,6 +6570,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
 }
 impl WifiDhcpClientLease {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             dhcp_pool_name: None,
@@ -6613,6 +6659,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
 }
 impl WifiDhcpClientLeases {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             wifi_dhcp_client_leases: None,
