@@ -1,5 +1,5 @@
 //! The request builder of an operation, split as progenitor splits its builders: the static
-//! descriptor and version enum, the builder struct, and its impl, each assembled from small
+//! descriptor and version alias, the builder struct, and its impl, each assembled from small
 //! helpers (setters, paging methods, the send methods). All behaviour lives in the runtime.
 
 use super::gates;
@@ -12,7 +12,7 @@ use crate::ir::{ApiIr, AreaIr, OpIr, PageStyle, ResponseKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// Static descriptor, version enum, builder struct and its impl.
+/// Static descriptor, version alias, builder struct and its impl.
 pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
     let gate = gates::operation(op);
     let descriptor = descriptor(op, api);
@@ -111,37 +111,11 @@ fn setters(op: &OpIr, area: &str) -> Vec<TokenStream> {
     setters
 }
 
-/// The enum of an operation with several representations (without its gate) and the builder's
-/// `version` setter.
+/// The alias of an operation's version enum (without its gate; see `versions.rs`) and the
+/// builder's `version` setter.
 fn version_enum(op: &OpIr) -> Option<(TokenStream, TokenStream)> {
+    let alias = super::versions::alias(op)?;
     let e = ident(op.version_enum.as_ref()?);
-    let variants = op.versions.iter().enumerate().map(|(i, v)| {
-        let n = ident(&v.variant);
-        let mut text = format!("`{}`: Accept `{}`", v.label, v.accept);
-        if let Some(ct) = &v.content_type {
-            text.push_str(&format!(", Content-Type `{ct}`"));
-        }
-        if i == 0 {
-            text.push_str(" (default)");
-        }
-        let d = doc(&[text]);
-        let default = (i == 0).then(|| quote!(#[default]));
-        quote!(#d #default #n,)
-    });
-    let d = doc(&[
-        format!(
-            "Representations offered by `{}`; the first is the default.",
-            op.id
-        ),
-        String::new(),
-        "Choose one with the builder's `version` method.".into(),
-    ]);
-    let enum_item = quote! {
-        #d
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-        #[allow(non_camel_case_types)]
-        pub enum #e { #(#variants)* }
-    };
     let setter = quote! {
         /// Selects the representation (media type) to send and accept.
         #[inline]
@@ -150,7 +124,7 @@ fn version_enum(op: &OpIr) -> Option<(TokenStream, TokenStream)> {
             self
         }
     };
-    Some((enum_item, setter))
+    Some((alias, setter))
 }
 
 /// The builder struct with its documentation.

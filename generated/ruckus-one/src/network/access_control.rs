@@ -2399,16 +2399,11 @@ static QUERY_ACCESS_CONTROL_PROFILES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_access_control_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryAccessControlProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryAccessControlProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_access_control_profiles` (Query access control profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2576,16 +2571,11 @@ static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_access_control_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAccessControlProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAccessControlProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_access_control_profile_v1` (Get access control profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2752,16 +2742,11 @@ static UPDATE_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `update_access_control_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateAccessControlProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateAccessControlProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::update_access_control_profile_v1` (Update access control profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2870,18 +2855,12 @@ static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_access_control_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteAccessControlProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteAccessControlProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_access_control_profile` (Delete access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2986,16 +2965,11 @@ static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `add_application_policy_to_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddApplicationPolicyToAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddApplicationPolicyToAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::add_application_policy_to_access_control_profile` (Add application policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3103,16 +3077,11 @@ static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime
 };
 /// Representations offered by `remove_application_policy_from_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveApplicationPolicyFromAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveApplicationPolicyFromAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::remove_application_policy_from_access_control_profile` (Remove application policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3220,16 +3189,11 @@ static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_device_policy_to_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddDevicePolicyToAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddDevicePolicyToAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::add_device_policy_to_access_control_profile` (Add device policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3337,16 +3301,11 @@ static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `remove_device_policy_from_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveDevicePolicyFromAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveDevicePolicyFromAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::remove_device_policy_from_access_control_profile` (Remove device policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3454,16 +3413,11 @@ static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_l2_acl_policy_to_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddL2AclPolicyToAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddL2AclPolicyToAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::add_l2_acl_policy_to_access_control_profile` (Add layer 2 ACL policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3571,16 +3525,11 @@ static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `remove_l2_acl_policy_from_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveL2AclPolicyFromAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveL2AclPolicyFromAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::remove_l2_acl_policy_from_access_control_profile` (Remove layer 2 ACL policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3688,16 +3637,11 @@ static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_l3_acl_policy_to_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddL3AclPolicyToAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddL3AclPolicyToAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::add_l3_acl_policy_to_access_control_profile` (Add layer 3 ACL policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3805,16 +3749,11 @@ static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `remove_l3_acl_policy_from_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveL3AclPolicyFromAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveL3AclPolicyFromAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::remove_l3_acl_policy_from_access_control_profile` (Remove layer 3 ACL policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4014,16 +3953,11 @@ static CREATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `create_application_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateApplicationPolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::create_application_policy_v1` (Create application policy (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4190,16 +4124,11 @@ static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `query_application_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryApplicationPoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryApplicationPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_application_policies` (Query application policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4365,16 +4294,11 @@ static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_application_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApplicationPolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_application_policy_v1` (Get application policy (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4541,16 +4465,11 @@ static UPDATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `update_application_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApplicationPolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::update_application_policy_v1` (Update application policy (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4659,18 +4578,12 @@ static DELETE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_application_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteApplicationPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteApplicationPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_application_policy` (Delete application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4867,16 +4780,11 @@ static CREATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_device_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDevicePolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateDevicePolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::create_device_policy_v1` (Create device policy (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5043,16 +4951,11 @@ static QUERY_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_device_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDevicePoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDevicePoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_device_policies` (Query device policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5218,16 +5121,11 @@ static GET_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_device_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDevicePolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDevicePolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_device_policy_v1` (Get device policy (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5394,16 +5292,11 @@ static UPDATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_device_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDevicePolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDevicePolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::update_device_policy_v1` (Update device policy (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5512,18 +5405,12 @@ static DELETE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `delete_device_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDevicePolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDevicePolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_device_policy` (Delete device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5632,18 +5519,12 @@ static CREATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `create_l2_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateL2AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::create_l2_acl_policy` (Create layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5810,16 +5691,11 @@ static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_l2_acl_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryL2AclPoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryL2AclPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_l2_acl_policies` (Query layer 2 ACL policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5925,16 +5801,11 @@ static GET_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `get_l2_acl_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetL2AclPolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetL2AclPolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_l2_acl_policy` (Get layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6013,18 +5884,12 @@ static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `update_l2_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateL2AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::update_l2_acl_policy` (Update layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6133,18 +5998,12 @@ static DELETE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `delete_l2_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteL2AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_l2_acl_policy` (Delete layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6253,18 +6112,12 @@ static CREATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `create_l3_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateL3AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::create_l3_acl_policy` (Create layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6431,16 +6284,11 @@ static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_l3_acl_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryL3AclPoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryL3AclPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_l3_acl_policies` (Query layer 3 ACL policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6546,16 +6394,11 @@ static GET_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `get_l3_acl_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetL3AclPolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetL3AclPolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_l3_acl_policy` (Get layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6634,18 +6477,12 @@ static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `update_l3_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateL3AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::update_l3_acl_policy` (Update layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6754,18 +6591,12 @@ static DELETE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `delete_l3_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteL3AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_l3_acl_policy` (Delete layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6870,16 +6701,11 @@ static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `list_application_library_categories`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListApplicationLibraryCategoriesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListApplicationLibraryCategoriesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::list_application_library_categories` (List application library categories).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6954,16 +6780,11 @@ static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::Opera
 };
 /// Representations offered by `list_application_library_category_applications`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListApplicationLibraryCategoryApplicationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListApplicationLibraryCategoryApplicationsVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::list_application_library_category_applications` (List applications of an application category).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7041,16 +6862,11 @@ static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_application_library_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApplicationLibrarySettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApplicationLibrarySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_application_library_settings` (Get application library settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7143,16 +6959,11 @@ static PATCH_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `patch_application_library_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchApplicationLibrarySettingsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchApplicationLibrarySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::patch_application_library_settings` (Patch application library settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7261,18 +7072,12 @@ static ADD_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `add_access_control_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddAccessControlProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddAccessControlProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::add_access_control_profile` (Add access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.

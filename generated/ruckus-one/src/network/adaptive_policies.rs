@@ -3321,16 +3321,11 @@ static GET_PRIORITIZED_RULE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_prioritized_rule_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPrioritizedRuleByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPrioritizedRuleByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_prioritized_rule_by_id` (Get prioritized rule by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3405,16 +3400,11 @@ static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `assign_policy_to_policy_set_with_priority`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AssignPolicyToPolicySetWithPriorityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AssignPolicyToPolicySetWithPriorityVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::assign_policy_to_policy_set_with_priority` (Assign policy to policy set with priority).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3492,16 +3482,11 @@ static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `remove_mapped_policy_set`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveMappedPolicySetVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveMappedPolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::remove_mapped_policy_set` (Remove mapped policy set).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3576,16 +3561,11 @@ static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_all_policies_under_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPoliciesUnderTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllPoliciesUnderTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_under_template` (Get all policies under template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3703,16 +3683,11 @@ static CREATE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `create_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::create_policy` (Create policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3808,16 +3783,11 @@ static GET_ALL_CONDITION_FOR_POLICY: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_all_condition_for_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllConditionForPolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllConditionForPolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_condition_for_policy` (Get all condition for policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3937,16 +3907,11 @@ static CREATE_POLICY_CONDITION: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_policy_condition`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePolicyConditionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePolicyConditionVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::create_policy_condition` (Create policy condition).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4021,16 +3986,11 @@ static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_all_policies_for_template_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPoliciesForTemplateByQueryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllPoliciesForTemplateByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_for_template_by_query` (Get all policies for template by query).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4132,16 +4092,11 @@ static QUERY_ATTRIBUTE_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_attribute_for_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryAttributeForTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryAttributeForTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::query_attribute_for_template` (Query attribute for template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4253,16 +4208,11 @@ static GET_ALL_TEMPLATES_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_all_templates_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllTemplatesByQueryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllTemplatesByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_templates_by_query` (Get all templates by query).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4369,16 +4319,11 @@ static GET_ALL_POLICIES_ACROSS_TEMPLATES_BY_QUERY: ruckus_one_runtime::Operation
 };
 /// Representations offered by `get_all_policies_across_templates_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPoliciesAcrossTemplatesByQueryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllPoliciesAcrossTemplatesByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_across_templates_by_query` (Get all policies across templates by query).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4483,16 +4428,11 @@ static CREATE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `create_policy_set`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePolicySetVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::create_policy_set` (Create policy set).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4567,16 +4507,11 @@ static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_all_policy_sets_assignments_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPolicySetsAssignmentsByQueryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllPolicySetsAssignmentsByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_assignments_by_query` (Get all policy sets assignments by query).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4686,16 +4621,11 @@ static GET_ALL_POLICY_SETS_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_all_policy_sets_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPolicySetsByQueryVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllPolicySetsByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_by_query` (Get all policy sets by query).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4797,16 +4727,11 @@ static GET_POLICY_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_policy_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPolicyByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPolicyByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_policy_by_id` (Get policy by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4876,16 +4801,11 @@ static DELETE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `delete_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeletePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::delete_policy` (Delete policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4960,16 +4880,11 @@ static UPDATE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `update_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::update_policy` (Update policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5039,16 +4954,11 @@ static GET_CONDITION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_condition_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetConditionByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetConditionByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_condition_by_id` (Get condition by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5123,16 +5033,11 @@ static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_policy_conditions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePolicyConditionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeletePolicyConditionsVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::delete_policy_conditions` (Delete policy conditions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5207,16 +5112,11 @@ static UPDATE_CONDITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_condition`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateConditionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateConditionVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::update_condition` (Update condition).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5291,16 +5191,11 @@ static GET_POLICY_SET_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_policy_set_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPolicySetByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPolicySetByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_policy_set_by_id` (Get policy set by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5375,16 +5270,11 @@ static DELETE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `delete_policy_set`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePolicySetVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeletePolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::delete_policy_set` (Delete policy set).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5459,16 +5349,11 @@ static UPDATE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `update_policy_set`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePolicySetVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::update_policy_set` (Update policy set).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5543,16 +5428,11 @@ static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_policy_template_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPolicyTemplateByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPolicyTemplateByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_policy_template_by_id` (Get policy template by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5627,16 +5507,11 @@ static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_attributes_for_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAttributesForTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAttributesForTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_attributes_for_template` (Get attributes for template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5764,16 +5639,11 @@ static GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `get_attributes_by_id_for_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAttributesByIdForTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAttributesByIdForTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_attributes_by_id_for_template` (Get attributes by id for template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5848,16 +5718,11 @@ static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_all_prioritized_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPrioritizedPoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllPrioritizedPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_prioritized_policies` (Get all prioritized policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5935,16 +5800,11 @@ static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_all_policy_set_assignments`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPolicySetAssignmentsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllPolicySetAssignmentsVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_set_assignments` (Get all policy set assignments).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6067,16 +5927,11 @@ static GET_ASSIGNMENT_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_assignment_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAssignmentByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAssignmentByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_assignment_by_id` (Get assignment by id).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -4311,16 +4311,11 @@ static GET_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_ap_antenna_type_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApAntennaTypeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_antenna_type_settings` (Get AP antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4395,16 +4390,11 @@ static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_ap_antenna_type_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApAntennaTypeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_antenna_type_settings` (Update AP antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4639,16 +4629,11 @@ static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_bss_coloring_settings` (Get AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4723,16 +4708,11 @@ static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_bss_coloring_settings` (Update AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4967,16 +4947,11 @@ static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_directed_multicast_settings` (Get AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5051,16 +5026,11 @@ static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_directed_multicast_settings` (Update AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5165,16 +5135,11 @@ static GET_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_ap_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_external_antenna_settings` (Get AP external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5249,16 +5214,11 @@ static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_ap_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_external_antenna_settings` (Update AP external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5363,16 +5323,11 @@ static GET_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_ap_iot_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApIotSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApIotSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_iot_settings` (Get AP IoT settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5447,16 +5402,11 @@ static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `update_ap_iot_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApIotSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApIotSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_iot_settings` (Update AP IoT settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5691,16 +5641,11 @@ static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `get_ap_lan_port_specific_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApLanPortSpecificSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_lan_port_specific_settings` (Get AP LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5775,16 +5720,11 @@ static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `update_ap_lan_port_specific_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApLanPortSpecificSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_lan_port_specific_settings` (Update AP LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5889,16 +5829,11 @@ static GET_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_ap_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_led_settings` (Get AP LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5973,16 +5908,11 @@ static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `update_ap_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_led_settings` (Update AP LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6087,16 +6017,11 @@ static GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `get_ap_management_traffic_vlan_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApManagementTrafficVlanSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_management_traffic_vlan_settings` (Get AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6174,16 +6099,11 @@ static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation
 };
 /// Representations offered by `update_ap_management_traffic_vlan_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApManagementTrafficVlanSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_management_traffic_vlan_settings` (Update AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6291,16 +6211,11 @@ static GET_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_ap_mesh_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApMeshSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApMeshSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_mesh_settings` (Get AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6375,16 +6290,11 @@ static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_ap_mesh_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApMeshSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApMeshSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_mesh_settings` (Update AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6489,16 +6399,11 @@ static GET_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `get_ap_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_network_settings` (Get AP network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6573,16 +6478,11 @@ static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `update_ap_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_network_settings` (Update AP network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6687,16 +6587,11 @@ static GET_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_ap_radio_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApRadioSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApRadioSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_radio_settings` (Get AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6771,16 +6666,11 @@ static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `update_ap_radio_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApRadioSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApRadioSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_radio_settings` (Update AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6885,16 +6775,11 @@ static GET_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_smart_monitor_settings` (Get AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6969,16 +6854,11 @@ static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `update_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_smart_monitor_settings` (Update AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7083,16 +6963,11 @@ static GET_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_ap_snmp_agent_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApSnmpAgentProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApSnmpAgentProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_snmp_agent_profile_settings` (Get AP SNMP agent profile settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7167,16 +7042,11 @@ static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_ap_snmp_agent_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApSnmpAgentProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApSnmpAgentProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_snmp_agent_profile_settings` (Update AP SNMP agent profile settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7281,16 +7151,11 @@ static GET_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_ap_sticky_client_steering_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApStickyClientSteeringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApStickyClientSteeringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_sticky_client_steering_settings` (Get AP sticky client steering settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7365,16 +7230,11 @@ static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `update_ap_sticky_client_steering_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApStickyClientSteeringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApStickyClientSteeringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_sticky_client_steering_settings` (Update AP sticky client steering settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7482,16 +7342,11 @@ static DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `delete_ap_sticky_client_steering_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteApStickyClientSteeringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteApStickyClientSteeringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::delete_ap_sticky_client_steering_settings` (Delete AP sticky client steering settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7599,16 +7454,11 @@ static GET_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `get_ap_usb_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApUsbPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_usb_port_settings` (Get AP USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7683,16 +7533,11 @@ static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `update_ap_usb_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApUsbPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_usb_port_settings` (Update AP USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7797,16 +7642,11 @@ static GET_AP_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_ap_capabilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApCapabilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_capabilities` (Get AP capabilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7881,16 +7721,11 @@ static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_ap_dhcp_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApDhcpSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApDhcpSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_dhcp_settings` (Get AP DHCP settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7965,16 +7800,11 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_ap_wifi_available_channels`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApWifiAvailableChannelsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApWifiAvailableChannelsVersion = super::versions::V1_1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_wifi_available_channels` (Get AP available Wi-Fi channels).
 ///
 /// Set optional parameters with its methods, then call `send`.

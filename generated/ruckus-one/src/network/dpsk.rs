@@ -3334,20 +3334,13 @@ static QUERY_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_dpsk_services`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDpskServicesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDpskServicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::query_dpsk_services` (Query DPSK services).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3445,18 +3438,12 @@ static GET_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_dpsk_service`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDpskServiceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::get_dpsk_service` (Get DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3537,20 +3524,13 @@ static UPDATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_dpsk_service`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDpskServiceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::update_dpsk_service` (Update DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3663,20 +3643,13 @@ static PATCH_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `patch_dpsk_service`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchDpskServiceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::patch_dpsk_service` (Patch DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3785,18 +3758,12 @@ static DELETE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_dpsk_service`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDpskServiceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::delete_dpsk_service` (Delete DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4099,16 +4066,11 @@ static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `import_dpsk_passphrases`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ImportDpskPassphrasesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type ImportDpskPassphrasesVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::import_dpsk_passphrases` (Import DPSK passphrases from CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4201,20 +4163,13 @@ static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_dpsk_service_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDpskServicePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::create_dpsk_service_passphrases` (Create DPSK passphrases in pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4323,18 +4278,12 @@ static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `list_dpsk_service_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListDpskServicePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::list_dpsk_service_passphrases` (List DPSK passphrases).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4465,20 +4414,13 @@ static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `query_dpsk_service_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDpskServicePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::query_dpsk_service_passphrases` (Query DPSK passphrases).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4576,18 +4518,12 @@ static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_dpsk_service_passphrase`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDpskServicePassphraseVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDpskServicePassphraseVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::get_dpsk_service_passphrase` (Get DPSK passphrase).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4670,20 +4606,13 @@ static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `delete_dpsk_service_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDpskServicePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::delete_dpsk_service_passphrases` (Delete DPSK passphrases).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4788,16 +4717,11 @@ static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_identity_group_dpsk_service`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateIdentityGroupDpskServiceVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type CreateIdentityGroupDpskServiceVersion = super::versions::JsonOrJson_2;
 /// Request builder for `DpskClient::create_identity_group_dpsk_service` (Create DPSK service in identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5420,16 +5344,11 @@ static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `create_template_identity_group_dpsk_service`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTemplateIdentityGroupDpskServiceVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type CreateTemplateIdentityGroupDpskServiceVersion = super::versions::JsonOrJson_2;
 /// Request builder for `DpskClient::create_template_identity_group_dpsk_service` (Create DPSK service template in identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5597,16 +5516,11 @@ static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `add_dpsk_pool_to_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddDpskPoolToIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddDpskPoolToIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::add_dpsk_pool_to_identity_group` (Add DPSK pool to identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5711,16 +5625,11 @@ static UPDATE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `update_policy_set_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePolicySetIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type UpdatePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::update_policy_set_id` (Update policy set id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5825,16 +5734,11 @@ static REMOVE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `remove_policy_set_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemovePolicySetIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemovePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::remove_policy_set_id` (Remove policy set id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5947,20 +5851,13 @@ static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `replace_dpsk_passphrase`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ReplaceDpskPassphraseVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ReplaceDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::replace_dpsk_passphrase` (Replace DPSK passphrase).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6073,20 +5970,13 @@ static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `patch_dpsk_passphrase`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchDpskPassphraseVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::patch_dpsk_passphrase` (Patch DPSK passphrase).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6291,20 +6181,13 @@ static UPDATE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `update_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::update_passphrases` (Update passphrases).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6413,18 +6296,12 @@ static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_passphrase_devices`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPassphraseDevicesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPassphraseDevicesVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::get_passphrase_devices` (Get passphrase devices).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6507,20 +6384,13 @@ static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_passphrase_device`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePassphraseDeviceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePassphraseDeviceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::create_passphrase_device` (Create passphrase device).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6633,20 +6503,13 @@ static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_passphrase_devices`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePassphraseDevicesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeletePassphraseDevicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::delete_passphrase_devices` (Delete passphrase devices).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6755,18 +6618,12 @@ static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `export_dpsk_passphrase`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `text/csv`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `text/csv`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ExportDpskPassphraseVersion {
-    /// `v1.1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `text/csv`, Content-Type `application/json`
-    Json,
-}
+pub type ExportDpskPassphraseVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `DpskClient::export_dpsk_passphrase` (Export dpsk passphrase).
 ///
 /// Set optional parameters with its methods, then call `send`.

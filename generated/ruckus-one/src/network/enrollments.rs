@@ -3635,16 +3635,11 @@ static QUERY_ENROLLMENT_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `query_enrollment_registrations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEnrollmentRegistrationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEnrollmentRegistrationsVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::query_enrollment_registrations` (Query enrollment registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3746,16 +3741,11 @@ static QUERY_ENROLLMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `query_enrollments`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEnrollmentsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEnrollmentsVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::query_enrollments` (Query enrollments).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3855,16 +3845,11 @@ static GET_ENROLLMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_enrollments`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEnrollmentsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEnrollmentsVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_enrollments` (Get enrollments).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3939,16 +3924,11 @@ static GET_ENROLLMENT_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_enrollment_registration`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEnrollmentRegistrationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEnrollmentRegistrationVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_enrollment_registration` (Get enrollment registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4023,16 +4003,11 @@ static GET_STEP_FOR_NAV: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_step_for_nav`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetStepForNavVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetStepForNavVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_step_for_nav` (Get step for nav).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4115,16 +4090,11 @@ static UPDATE_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateStepVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::update_step` (Update step).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4229,16 +4199,11 @@ static LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
 };
 /// Representations offered by `login`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum LoginVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type LoginVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::login` (Login).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4313,16 +4278,11 @@ static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `get_enrollment_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEnrollmentWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEnrollmentWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_enrollment_workflow` (Get workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4397,16 +4357,11 @@ static GET_CURRENT_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_current_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCurrentStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetCurrentStepVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_current_step` (Get current step).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4543,16 +4498,11 @@ static FETCH_ENROLLMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `fetch_enrollment`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum FetchEnrollmentVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type FetchEnrollmentVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::fetch_enrollment` (Fetch enrollment).
 ///
 /// Set optional parameters with its methods, then call `send`.

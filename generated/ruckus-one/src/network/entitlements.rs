@@ -4568,16 +4568,11 @@ static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `query_entitlement_utilizations`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1.1+json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEntitlementUtilizationsVersion {
-    /// `json`: Accept `application/json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `v1.1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-}
+pub type QueryEntitlementUtilizationsVersion = super::versions::JsonOrV1_1;
 /// Request builder for `EntitlementsClient::query_entitlement_utilizations` (Query utilizations).
 ///
 /// Set optional parameters with its methods, then call `send`.

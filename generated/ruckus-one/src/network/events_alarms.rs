@@ -1116,16 +1116,11 @@ static QUERY_HISTORICAL_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_historical_clients`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryHistoricalClientsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryHistoricalClientsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_historical_clients` (Query historical clients).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1224,16 +1219,11 @@ static QUERY_EVENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `query_events`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEventsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEventsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_events` (Query events).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1332,16 +1322,11 @@ static QUERY_EVENT_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `query_event_metas`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEventMetasVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEventMetasVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_event_metas` (Query event metas).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1416,16 +1401,11 @@ static QUERY_EVENT_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_event_details`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEventDetailsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEventDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_event_details` (Query event details).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1500,16 +1480,11 @@ static EXPORT_EVENTS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `export_events_csv`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `*/*`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ExportEventsCsvVersion {
-    /// `v1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `*/*`, Content-Type `application/json`
-    Json,
-}
+pub type ExportEventsCsvVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::export_events_csv` (Export events).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1579,16 +1554,11 @@ static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `list_admin_group_latest_logins`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListAdminGroupLatestLoginsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListAdminGroupLatestLoginsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::list_admin_group_latest_logins` (List latest logins of admin group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1663,16 +1633,11 @@ static QUERY_ALARMS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `query_alarms`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryAlarmsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryAlarmsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_alarms` (Query alarms).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1771,16 +1736,11 @@ static QUERY_ALARM_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `query_alarm_metas`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryAlarmMetasVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryAlarmMetasVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_alarm_metas` (Query alarm metas).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1855,16 +1815,11 @@ static PATCH_ALARM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `patch_alarm`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchAlarmVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchAlarmVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::patch_alarm` (Clear alarm).
 ///
 /// Set optional parameters with its methods, then call `send`.

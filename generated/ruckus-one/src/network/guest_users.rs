@@ -3744,16 +3744,11 @@ static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `create_wifi_network_guest_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiNetworkGuestUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::create_wifi_network_guest_user` (Create guest user on a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3837,16 +3832,11 @@ static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `patch_wifi_network_guest_users`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchWifiNetworkGuestUsersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchWifiNetworkGuestUsersVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::patch_wifi_network_guest_users` (Patch guest users of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3924,16 +3914,11 @@ static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_wifi_network_guest_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkGuestUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::get_wifi_network_guest_user` (Get guest user of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4008,16 +3993,11 @@ static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `patch_wifi_network_guest_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchWifiNetworkGuestUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::patch_wifi_network_guest_user` (Patch guest user of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4092,16 +4072,11 @@ static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `delete_wifi_network_guest_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiNetworkGuestUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::delete_wifi_network_guest_user` (Delete guest user of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4262,16 +4237,11 @@ static QUERY_GUEST_USERS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_guest_users_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryGuestUsersV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryGuestUsersV1Version = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::query_guest_users_v1` (Query guest users (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -3867,16 +3867,11 @@ static LIST_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `list_identity_groups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListIdentityGroupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListIdentityGroupsVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::list_identity_groups` (List identity groups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3999,16 +3994,11 @@ static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_identity_groups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryIdentityGroupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryIdentityGroupsVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::query_identity_groups` (Query identity groups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4199,16 +4189,11 @@ static GET_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::get_identity_group` (Get identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4413,16 +4398,11 @@ static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `add_policy_set_to_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddPolicySetToIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddPolicySetToIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::add_policy_set_to_identity_group` (Add policy set to identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4527,16 +4507,11 @@ static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `remove_policy_set_from_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemovePolicySetFromIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemovePolicySetFromIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::remove_policy_set_from_identity_group` (Remove policy set from identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4641,16 +4616,11 @@ static LIST_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `list_identities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListIdentitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::list_identities` (List identities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4752,16 +4722,11 @@ static QUERY_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `query_identities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryIdentitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::query_identities` (Query identities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4944,16 +4909,11 @@ static GET_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_identity`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetIdentityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::get_identity` (Get identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5404,16 +5364,11 @@ static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `update_identity_venue_ethernet_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateIdentityVenueEthernetPortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateIdentityVenueEthernetPortsVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::update_identity_venue_ethernet_ports` (Update identity Ethernet ports in venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5716,16 +5671,11 @@ static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `create_policy_set_evaluation_report`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePolicySetEvaluationReportVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePolicySetEvaluationReportVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::create_policy_set_evaluation_report` (Create policy set evaluation report).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5986,16 +5936,11 @@ static EXPORT_GROUPS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `export_groups_csv`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `text/csv`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ExportGroupsCsvVersion {
-    /// `v1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `text/csv`, Content-Type `application/json`
-    Json,
-}
+pub type ExportGroupsCsvVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::export_groups_csv` (Export groups csv).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6081,16 +6026,11 @@ static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_external_identity`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryExternalIdentityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryExternalIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::query_external_identity` (Query external identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6165,16 +6105,11 @@ static LIST_ALL_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `list_all_identities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListAllIdentitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListAllIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::list_all_identities` (List all identities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6249,16 +6184,11 @@ static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `allocate_identity_vni`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AllocateIdentityVniVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AllocateIdentityVniVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::allocate_identity_vni` (Allocate identity vni).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -2764,16 +2764,11 @@ static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_mac_registration_pool_to_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddMacRegistrationPoolToIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddMacRegistrationPoolToIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::add_mac_registration_pool_to_identity_group` (Add MAC registration pool to identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2881,16 +2876,11 @@ static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `create_identity_group_mac_registration_pool`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateIdentityGroupMacRegistrationPoolVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateIdentityGroupMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::create_identity_group_mac_registration_pool` (Create MAC registration pool in identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2998,16 +2988,11 @@ static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `list_mac_registration_pools`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListMacRegistrationPoolsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::list_mac_registration_pools` (List MAC registration pools).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3217,16 +3202,11 @@ static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_mac_registration_pool_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMacRegistrationPoolV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateMacRegistrationPoolV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::create_mac_registration_pool_v1` (Create MAC registration pool (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3296,16 +3276,11 @@ static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_mac_registration_pool`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMacRegistrationPoolVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::get_mac_registration_pool` (Get MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3469,16 +3444,11 @@ static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `delete_mac_registration_pool_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMacRegistrationPoolV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteMacRegistrationPoolV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_pool_v1` (Delete MAC registration pool (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3553,16 +3523,11 @@ static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_mac_registration_pools`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryMacRegistrationPoolsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::query_mac_registration_pools` (Query MAC registration pools).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3683,16 +3648,11 @@ static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_mac_registrations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListMacRegistrationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListMacRegistrationsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::list_mac_registrations` (List MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3902,16 +3862,11 @@ static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `create_mac_registration_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMacRegistrationV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateMacRegistrationV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::create_mac_registration_v1` (Create MAC registration (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4075,16 +4030,11 @@ static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `delete_mac_registrations_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMacRegistrationsV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteMacRegistrationsV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::delete_mac_registrations_v1` (Delete MAC registrations (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4159,16 +4109,11 @@ static GET_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_mac_registration`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMacRegistrationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetMacRegistrationVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::get_mac_registration` (Get MAC registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4332,16 +4277,11 @@ static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `delete_mac_registration_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMacRegistrationV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteMacRegistrationV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_v1` (Delete MAC registration (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4416,16 +4356,11 @@ static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_mac_registrations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryMacRegistrationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryMacRegistrationsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::query_mac_registrations` (Query MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4546,16 +4481,11 @@ static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `add_policy_set_to_mac_registration_pool`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddPolicySetToMacRegistrationPoolVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddPolicySetToMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::add_policy_set_to_mac_registration_pool` (Add policy set to MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4660,16 +4590,11 @@ static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operati
 };
 /// Representations offered by `remove_policy_set_from_mac_registration_pool`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemovePolicySetFromMacRegistrationPoolVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemovePolicySetFromMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::remove_policy_set_from_mac_registration_pool` (Remove policy set from MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4777,16 +4702,11 @@ static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `list_wifi_network_mac_registration_pools`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListWifiNetworkMacRegistrationPoolsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListWifiNetworkMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::list_wifi_network_mac_registration_pools` (List MAC registration pools of a network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4868,18 +4788,12 @@ static IMPORT_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `import_registrations`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `multipart/form-data` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ImportRegistrationsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type ImportRegistrationsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `MacRegistrationsClient::import_registrations` (Import registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4991,18 +4905,12 @@ static UPDATE_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_registration`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRegistrationVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRegistrationVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `MacRegistrationsClient::update_registration` (Update registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5105,18 +5013,12 @@ static UPDATE_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_pool`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePoolVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePoolVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `MacRegistrationsClient::update_pool` (Update pool).
 ///
 /// Set optional parameters with its methods, then call `send`.

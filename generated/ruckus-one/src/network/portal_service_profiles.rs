@@ -1709,16 +1709,11 @@ static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `create_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::create_portal_service_profile` (Create portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1920,16 +1915,11 @@ static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_portal_service_profiles`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryPortalServiceProfilesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryPortalServiceProfilesVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::query_portal_service_profiles` (Query portal service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2032,18 +2022,12 @@ static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `PortalServiceProfilesClient::get_portal_service_profile` (Get portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2122,18 +2106,12 @@ static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile` (Update portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2238,16 +2216,11 @@ static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_portal_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePortalServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeletePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::delete_portal_service_profile` (Delete portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2352,16 +2325,11 @@ static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_portal_service_profile_powered_image`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfilePoweredImageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfilePoweredImageVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_powered_image` (Upload portal service profile powered-by image).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2439,16 +2407,11 @@ static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_portal_service_profile_photo`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfilePhotoVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfilePhotoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_photo` (Upload portal service profile photo).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2523,16 +2486,11 @@ static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_portal_service_profile_logo`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfileLogoVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfileLogoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_logo` (Upload portal service profile logo).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2607,16 +2565,11 @@ static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Opera
 };
 /// Representations offered by `update_portal_service_profile_background_image`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfileBackgroundImageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfileBackgroundImageVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_background_image` (Upload portal service profile background image).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2818,16 +2771,11 @@ static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `query_template_portal_service_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTemplatePortalServiceProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTemplatePortalServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::query_template_portal_service_profiles` (Query portal service profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2929,16 +2877,11 @@ static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `create_template_portal_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTemplatePortalServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::create_template_portal_service_profile` (Create portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3019,16 +2962,11 @@ static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_template_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTemplatePortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::get_template_portal_service_profile` (Get portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3103,16 +3041,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_template_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile` (Update portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3220,16 +3153,11 @@ static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `delete_template_portal_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTemplatePortalServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::delete_template_portal_service_profile` (Delete portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3337,16 +3265,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime:
 };
 /// Representations offered by `update_template_portal_service_profile_powered_image`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfilePoweredImageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfilePoweredImageVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_powered_image` (Upload portal service profile template powered-by image).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3424,16 +3347,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operati
 };
 /// Representations offered by `update_template_portal_service_profile_photo`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfilePhotoVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfilePhotoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_photo` (Upload portal service profile template photo).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3511,16 +3429,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_template_portal_service_profile_logo`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfileLogoVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfileLogoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_logo` (Upload portal service profile template logo).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3598,16 +3511,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runti
 };
 /// Representations offered by `update_template_portal_service_profile_background_image`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfileBackgroundImageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfileBackgroundImageVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_background_image` (Upload portal service profile template background image).
 ///
 /// Set optional parameters with its methods, then call `send`.

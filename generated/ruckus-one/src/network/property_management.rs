@@ -4120,16 +4120,11 @@ static ASSIGN_UNIT_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `assign_unit_identity`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AssignUnitIdentityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AssignUnitIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::assign_unit_identity` (Associate identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4256,16 +4251,11 @@ static QOS_PROFILE_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `qos_profile_assignments`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QosProfileAssignmentsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QosProfileAssignmentsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::qos_profile_assignments` (Qos profile assignments).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4370,16 +4360,11 @@ static GET_VENUE_PROPERTY_CONFIG: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_venue_property_config`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenuePropertyConfigVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenuePropertyConfigVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::get_venue_property_config` (Get property).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4452,16 +4437,11 @@ static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `enable_venue_property`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EnableVenuePropertyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type EnableVenuePropertyVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::enable_venue_property` (Enable property).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4563,16 +4543,11 @@ static ENABLE_PROPERTY_SELECTIVELY: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `enable_property_selectively`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EnablePropertySelectivelyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type EnablePropertySelectivelyVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::enable_property_selectively` (Enable property selectively).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4674,16 +4649,11 @@ static ASSIGN_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `assign_resident_portal`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AssignResidentPortalVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AssignResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::assign_resident_portal` (Assign resident portal).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4758,16 +4728,11 @@ static GET_ALL_UNITS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_all_units`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllUnitsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllUnitsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::get_all_units` (Get all units).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4885,16 +4850,11 @@ static ADD_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
 };
 /// Representations offered by `add_unit`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddUnitVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::add_unit` (Add unit).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4996,16 +4956,11 @@ static QUERY_UNITS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `query_units`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryUnitsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryUnitsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_units` (Query units).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5113,16 +5068,11 @@ static RESEND_NOTIFICATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `resend_notifications`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ResendNotificationsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ResendNotificationsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::resend_notifications` (Resend notifications).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5192,16 +5142,11 @@ static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_unit_identities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryUnitIdentitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryUnitIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_unit_identities` (Query identities property).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5309,16 +5254,11 @@ static QUERY_PROPERTY_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `query_property_configs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryPropertyConfigsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryPropertyConfigsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_property_configs` (Query property configs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5426,16 +5366,11 @@ static ADD_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `add_resident_portal`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddResidentPortalVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type AddResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::add_resident_portal` (Add resident portal).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5516,16 +5451,11 @@ static QUERY_RESIDENT_PORTALS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `query_resident_portals`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryResidentPortalsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryResidentPortalsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_resident_portals` (Query resident portals).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5633,16 +5563,11 @@ static FETCH_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
 };
 /// Representations offered by `fetch_unit`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum FetchUnitVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type FetchUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::fetch_unit` (Fetch unit).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5717,16 +5642,11 @@ static DELETE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `delete_unit`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteUnitVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::delete_unit` (Delete unit).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5831,16 +5751,11 @@ static EDIT_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation 
 };
 /// Representations offered by `edit_unit`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EditUnitVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type EditUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::edit_unit` (Edit unit).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5942,16 +5857,11 @@ static FETCH_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `fetch_resident_portal`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum FetchResidentPortalVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type FetchResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::fetch_resident_portal` (Fetch resident portal).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6083,16 +5993,11 @@ static EDIT_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `edit_resident_portal`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EditResidentPortalVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type EditResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::edit_resident_portal` (Edit resident portal).
 ///
 /// Set optional parameters with its methods, then call `send`.

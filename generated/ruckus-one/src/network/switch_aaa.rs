@@ -562,16 +562,11 @@ static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_venue_aaa_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueAaaServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::query_venue_aaa_servers` (Query venue AAA servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -727,16 +722,11 @@ static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `create_venue_aaa_server_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueAaaServerV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueAaaServerV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::create_venue_aaa_server_v1` (Create venue AAA server (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -811,16 +801,11 @@ static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_venue_aaa_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueAaaServersVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::delete_venue_aaa_servers` (Delete venue AAA servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -890,16 +875,11 @@ static GET_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_venue_aaa_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueAaaServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::get_venue_aaa_server` (Get venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1036,16 +1016,11 @@ static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `update_venue_aaa_server_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueAaaServerV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueAaaServerV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::update_venue_aaa_server_v1` (Update venue AAA server (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1120,16 +1095,11 @@ static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_venue_aaa_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueAaaServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::delete_venue_aaa_server` (Delete venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1204,16 +1174,11 @@ static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_venue_aaa_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueAaaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueAaaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::update_venue_aaa_settings` (Update venue AAA settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1292,18 +1257,12 @@ static GET_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_aaa_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAaaSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAaaSettingsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchAaaClient::get_aaa_settings` (Get aaa settings).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -910,16 +910,11 @@ static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `query_venue_switch_config_backups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchConfigBackupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_backups` (Query switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1015,16 +1010,11 @@ static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `query_venue_switch_config_hist_details`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchConfigHistDetailsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchConfigHistDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_hist_details` (Query switch configuration history).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1125,16 +1115,11 @@ static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::Op
 };
 /// Representations offered by `list_venue_switch_transaction_config_hist_details`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchTransactionConfigHistDetailsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchTransactionConfigHistDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::list_venue_switch_transaction_config_hist_details` (List configuration history of a transaction).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1215,16 +1200,11 @@ static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `list_venue_switch_config_backups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchConfigBackupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::list_venue_switch_config_backups` (List switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1299,16 +1279,11 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `create_venue_switch_config_backup`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchConfigBackupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup` (Back up switch configuration).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1413,16 +1388,11 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_venue_switch_config_backups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchConfigBackupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backups` (Delete switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1497,16 +1467,11 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_venue_switch_config_backup`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchConfigBackupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup` (Get switch configuration backup).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1581,16 +1546,11 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `delete_venue_switch_config_backup`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchConfigBackupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backup` (Delete switch configuration backup).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1665,16 +1625,11 @@ static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `patch_venue_switch_config_backup`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchVenueSwitchConfigBackupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::patch_venue_switch_config_backup` (Restore switch configuration backup).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1779,16 +1734,11 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::Operati
 };
 /// Representations offered by `create_venue_switch_config_backup_comparison`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchConfigBackupComparisonVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchConfigBackupComparisonVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup_comparison` (Compare switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1866,16 +1816,11 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_venue_switch_config_backup_formatted_configs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchConfigBackupFormattedConfigsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchConfigBackupFormattedConfigsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup_formatted_configs` (Get formatted backup configuration).
 ///
 /// Set optional parameters with its methods, then call `send`.

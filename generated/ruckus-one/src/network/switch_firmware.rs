@@ -2768,18 +2768,12 @@ static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_venue_switch_firmware_schedules`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchFirmwareSchedulesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchFirmwareSchedulesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchFirmwareClient::update_venue_switch_firmware_schedules` (Update venue switch firmware schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2928,16 +2922,11 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `create_venue_switch_firmware_schedule_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchFirmwareScheduleV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchFirmwareScheduleV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::create_venue_switch_firmware_schedule_v1` (Create venue switch firmware schedule (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3024,16 +3013,11 @@ static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `delete_venue_switch_firmware_schedules`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchFirmwareSchedulesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchFirmwareSchedulesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::delete_venue_switch_firmware_schedules` (Delete venue switch firmware schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3173,16 +3157,11 @@ static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `list_switch_firmware_versions_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListSwitchFirmwareVersionsV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListSwitchFirmwareVersionsV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions_v1` (List switch firmware versions (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3319,16 +3298,11 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `list_switch_firmware_current_versions_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListSwitchFirmwareCurrentVersionsV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListSwitchFirmwareCurrentVersionsV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions_v1` (List current switch firmware versions (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3468,16 +3442,11 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `query_switch_firmware_schedules_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySwitchFirmwareSchedulesV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySwitchFirmwareSchedulesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules_v1` (Query switch firmware schedules (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3614,16 +3583,11 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::Operation
 };
 /// Representations offered by `query_switch_firmware_schedule_switches_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySwitchFirmwareScheduleSwitchesV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySwitchFirmwareScheduleSwitchesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches_v1` (Query switches of firmware schedules (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -4244,16 +4244,11 @@ static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `list_venue_switch_vlans_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchVlansV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchVlansV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans_v1` (List switch VLANs (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4328,16 +4323,11 @@ static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_venue_switch_vlan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchVlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_vlan` (Add switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4412,16 +4402,11 @@ static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_venue_switch_vlans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlans` (Delete switch VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4496,16 +4481,11 @@ static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_venue_switch_vlan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchVlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_vlan` (Get switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4580,16 +4560,11 @@ static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `update_venue_switch_vlan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchVlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_vlan` (Update switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4664,16 +4639,11 @@ static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_venue_switch_vlan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlan` (Delete switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4748,16 +4718,11 @@ static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `list_venue_switch_ve_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchVePortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_ve_ports` (List switch VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4832,16 +4797,11 @@ static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `create_venue_switch_ve_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchVePortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_ve_port` (Add switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4916,16 +4876,11 @@ static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_venue_switch_ve_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVePortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_ports` (Delete switch VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5000,16 +4955,11 @@ static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `get_venue_switch_ve_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchVePortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_ve_port` (Get switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5084,16 +5034,11 @@ static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `update_venue_switch_ve_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchVePortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_ve_port` (Update switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5168,16 +5113,11 @@ static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `delete_venue_switch_ve_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVePortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_port` (Delete switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5252,16 +5192,11 @@ static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `list_venue_switch_static_routes`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchStaticRoutesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_static_routes` (List switch static routes).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5336,16 +5271,11 @@ static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `create_venue_switch_static_route`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchStaticRouteVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_static_route` (Add switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5420,16 +5350,11 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `delete_venue_switch_static_routes`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchStaticRoutesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_routes` (Delete switch static routes).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5504,16 +5429,11 @@ static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_venue_switch_static_route`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchStaticRouteVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_static_route` (Get switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5588,16 +5508,11 @@ static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `update_venue_switch_static_route`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchStaticRouteVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_static_route` (Update switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5672,16 +5587,11 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `delete_venue_switch_static_route`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchStaticRouteVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_route` (Delete switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5756,16 +5666,11 @@ static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_venue_switch_lags`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchLagsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchLagsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_lags` (List switch LAGs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5840,16 +5745,11 @@ static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_venue_switch_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_lag` (Add switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5924,16 +5824,11 @@ static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_venue_switch_lags`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchLagsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchLagsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_lags` (Delete switch LAGs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6008,16 +5903,11 @@ static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_venue_switch_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_lag` (Get switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6087,16 +5977,11 @@ static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_venue_switch_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_lag` (Update switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6171,16 +6056,11 @@ static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_venue_switch_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_lag` (Delete switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6317,16 +6197,11 @@ static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_venue_switch_dhcp_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchDhcpServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_dhcp_server` (Add switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6401,16 +6276,11 @@ static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `delete_venue_switch_dhcp_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchDhcpServersVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_servers` (Delete switch DHCP servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6480,16 +6350,11 @@ static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_venue_switch_dhcp_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchDhcpServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_dhcp_server` (Get switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6564,16 +6429,11 @@ static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_venue_switch_dhcp_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchDhcpServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_dhcp_server` (Update switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6648,16 +6508,11 @@ static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `delete_venue_switch_dhcp_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchDhcpServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_server` (Delete switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6732,16 +6587,11 @@ static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_venue_switch_vlans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchVlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_vlans` (Query switch VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6835,16 +6685,11 @@ static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `query_venue_switch_ve_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchVePortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_ve_ports` (Query switch VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6938,16 +6783,11 @@ static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `query_venue_switch_dhcp_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchDhcpServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7041,16 +6881,11 @@ static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_venue_switch_acls`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchAclsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchAclsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_acls` (Query switch ACLs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7144,16 +6979,11 @@ static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_venue_switch_acls`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchAclsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchAclsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_acls` (List switch ACLs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7228,16 +7058,11 @@ static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `list_venue_switch_acl_unions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchAclUnionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchAclUnionsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_acl_unions` (List switch ACL unions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7312,16 +7137,11 @@ static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `list_venue_switch_vlan_unions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchVlanUnionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchVlanUnionsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlan_unions` (List switch VLAN unions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7396,16 +7216,11 @@ static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `patch_venue_switch_dhcp_server_states`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchVenueSwitchDhcpServerStatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchVenueSwitchDhcpServerStatesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::patch_venue_switch_dhcp_server_states` (Change switch DHCP server state).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7480,16 +7295,11 @@ static QUERY_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `query_venue_vlans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueVlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_vlans` (Query venue VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7742,18 +7552,12 @@ static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_venue_ve_ports`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueVePortsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueVePortsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_ve_ports` (Query venue VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7975,18 +7779,12 @@ static GET_VENUE_SETTING: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `get_venue_setting`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSettingVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSettingVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_setting` (Get venue setting).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8065,18 +7863,12 @@ static UPDATE_VENUE_SETTING: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `update_venue_setting`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSettingVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSettingVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_setting` (Update venue setting).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8151,16 +7943,11 @@ static ADD_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `add_switch_vlans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSwitchVlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::add_switch_vlans` (Add switch vlans).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8239,18 +8026,12 @@ static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime
 };
 /// Representations offered by `get_venue_configuration_history_detail_by_transaction`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueConfigurationHistoryDetailByTransactionVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetVenueConfigurationHistoryDetailByTransactionVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_configuration_history_detail_by_transaction` (Get venue configuration history detail by transaction).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8354,16 +8135,11 @@ static SYNC_VENUE_ADMIN_PASSWORD_MULTIPLE_DEVICE_REQUESTS: ruckus_one_runtime::O
 };
 /// Representations offered by `sync_venue_admin_password_multiple_device_requests`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum SyncVenueAdminPasswordMultipleDeviceRequestsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type SyncVenueAdminPasswordMultipleDeviceRequestsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::sync_venue_admin_password_multiple_device_requests` (Sync venue admin password multiple device requests).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8475,18 +8251,12 @@ static GET_CONFIGURATION_HISTORY_BY_VENUE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_configuration_history_by_venue`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetConfigurationHistoryByVenueVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetConfigurationHistoryByVenueVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_configuration_history_by_venue` (Get configuration history by venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8586,18 +8356,12 @@ static GET_VLAN_UNION_BY_VENUE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `get_vlan_union_by_venue`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVlanUnionByVenueVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVlanUnionByVenueVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_vlan_union_by_venue` (Get vlan union by venue).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -3003,16 +3003,11 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `list_venue_switch_profile_vlans_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchProfileVlansV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchProfileVlansV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans_v1` (List VLANs of the venue's switch profiles (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3087,16 +3082,11 @@ static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `add_switch_profile_to_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSwitchProfileToVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddSwitchProfileToVenueVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::add_switch_profile_to_venue` (Apply switch profile to venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3201,16 +3191,11 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `remove_switch_profile_from_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveSwitchProfileFromVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveSwitchProfileFromVenueVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::remove_switch_profile_from_venue` (Remove switch profile from venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3315,16 +3300,11 @@ static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `add_cli_template_to_venue`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddCliTemplateToVenueVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type AddCliTemplateToVenueVersion = super::versions::JsonOrJson_2;
 /// Request builder for `SwitchProfilesClient::add_cli_template_to_venue` (Apply CLI template to venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3429,16 +3409,11 @@ static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `remove_cli_template_from_venue`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveCliTemplateFromVenueVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type RemoveCliTemplateFromVenueVersion = super::versions::JsonOrJson_2;
 /// Request builder for `SwitchProfilesClient::remove_cli_template_from_venue` (Remove CLI template from venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3605,16 +3580,11 @@ static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_switch_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSwitchProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSwitchProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::get_switch_profile_v1` (Get switch profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3781,16 +3751,11 @@ static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_switch_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSwitchProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSwitchProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_switch_profile_v1` (Create switch profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3899,18 +3864,12 @@ static DELETE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `delete_switch_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::delete_switch_profile` (Delete switch profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4019,18 +3978,12 @@ static QUERY_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_switch_profiles`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySwitchProfilesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_switch_profiles` (Query switch profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5016,16 +4969,11 @@ static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `create_switch_profile_vlan_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSwitchProfileVlanV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSwitchProfileVlanV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_switch_profile_vlan_v1` (Create switch profile VLAN (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5508,16 +5456,11 @@ static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `create_cli_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateCliTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateCliTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_cli_template_v1` (Create CLI template (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5596,18 +5539,12 @@ static QUERY_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_cli_templates`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCliTemplatesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_cli_templates` (Query CLI templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5705,18 +5642,12 @@ static DELETE_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `delete_cli_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `V1_2` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCliTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1_2,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteCliTemplatesVersion = super::versions::V1OrV1_2OrJson;
 /// Request builder for `SwitchProfilesClient::delete_cli_templates` (Delete CLI templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5883,16 +5814,11 @@ static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_cli_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCliTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetCliTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::get_cli_template_v1` (Get CLI template (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6059,16 +5985,11 @@ static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `update_cli_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateCliTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateCliTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::update_cli_template_v1` (Update CLI template (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6147,18 +6068,12 @@ static DELETE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_cli_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCliTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteCliTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::delete_cli_template` (Delete CLI template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6325,16 +6240,11 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `create_web_auth_page_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWebAuthPageTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWebAuthPageTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_web_auth_page_template_v1` (Create web authentication page template (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6413,18 +6323,12 @@ static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_web_auth_page_templates`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWebAuthPageTemplatesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWebAuthPageTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_web_auth_page_templates` (Query web authentication page templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6580,16 +6484,11 @@ static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_web_auth_page_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWebAuthPageTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWebAuthPageTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::get_web_auth_page_template_v1` (Get web authentication page template (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6668,18 +6567,12 @@ static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_web_auth_page_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWebAuthPageTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::delete_web_auth_page_template` (Delete web authentication page template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6816,16 +6709,11 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `list_web_auth_page_template_switches_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListWebAuthPageTemplateSwitchesV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListWebAuthPageTemplateSwitchesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches_v1` (List switches of a web authentication page template (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6904,18 +6792,12 @@ static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `put_web_auth_page_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PutWebAuthPageTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PutWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::put_web_auth_page_template` (Put web auth page template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6994,18 +6876,12 @@ static UPDATE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `update_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::update_profile` (Update profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7114,18 +6990,12 @@ static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `get_profiles_by_venue_id`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetProfilesByVenueIdVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetProfilesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::get_profiles_by_venue_id` (Get profiles by venue id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7204,18 +7074,12 @@ static GET_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `get_cli_templates`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCliTemplatesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::get_cli_templates` (Get cli templates).
 ///
 /// Set optional parameters with its methods, then call `send`.

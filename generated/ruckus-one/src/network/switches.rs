@@ -5181,16 +5181,11 @@ static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_venue_switches_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchesV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::list_venue_switches_v1` (List switches of a venue (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5265,16 +5260,11 @@ static CREATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `create_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch` (Add switches to a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5379,16 +5369,11 @@ static DELETE_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `delete_venue_switches`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::delete_venue_switches` (Delete switches of a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5493,16 +5478,11 @@ static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_venue_switch_import_request`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchImportRequestVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type CreateVenueSwitchImportRequestVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_import_request` (Import switches into a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5613,16 +5593,11 @@ static GET_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::get_venue_switch` (Get switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5697,16 +5672,11 @@ static UPDATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switch` (Update switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5781,16 +5751,11 @@ static ADD_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `add_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::add_venue_switch` (Post switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5895,16 +5860,11 @@ static DELETE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::delete_venue_switch` (Delete switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6009,16 +5969,11 @@ static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_venue_switch_positions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchPositionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchPositionsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switch_positions` (Update switch positions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6123,16 +6078,11 @@ static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_venue_switch_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::get_venue_switch_port_settings` (Get switch port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6207,16 +6157,11 @@ static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `update_venue_switch_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switch_port_settings` (Update switch port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6291,16 +6236,11 @@ static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `create_venue_switch_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_port_settings` (Post switch port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6375,16 +6315,11 @@ static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `create_venue_switches_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchesPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switches_port_settings` (Post port settings of several switches).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6459,16 +6394,11 @@ static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_venue_switches_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchesPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switches_port_settings` (Update port settings of several switches).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6543,16 +6473,11 @@ static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_venue_switch_device_request`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchDeviceRequestVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchDeviceRequestVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_device_request` (Sync or reboot switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6657,16 +6582,11 @@ static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `create_venue_switch_power_cycle_request`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchPowerCycleRequestVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchPowerCycleRequestVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_power_cycle_request` (Power-cycle switch ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6744,16 +6664,11 @@ static QUERY_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_venue_switches`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switches` (Query switches).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6934,16 +6849,11 @@ static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_venue_switch_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchPortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchPortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switch_ports` (Query switch ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7039,16 +6949,11 @@ static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `query_venue_switch_clients`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchClientsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchClientsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switch_clients` (Query switch clients).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7147,16 +7052,11 @@ static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `export_venue_switches_csv`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `*/*`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ExportVenueSwitchesCsvVersion {
-    /// `v1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `*/*`, Content-Type `application/json`
-    Json,
-}
+pub type ExportVenueSwitchesCsvVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::export_venue_switches_csv` (Export switches as CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7226,16 +7126,11 @@ static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `fetch_venue_switch_aggregation_details`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum FetchVenueSwitchAggregationDetailsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type FetchVenueSwitchAggregationDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7332,16 +7227,11 @@ static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_switch_import_results`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchImportResultsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchImportResultsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::get_venue_switch_import_results` (Get switch import results).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7416,16 +7306,11 @@ static DELETE_VENUE_STACK: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `delete_venue_stack`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueStackVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueStackVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::delete_venue_stack` (Delete switch stack).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -329,16 +329,11 @@ static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `add_switch_profile_to_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSwitchProfileToVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddSwitchProfileToVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::add_switch_profile_to_venue_template` (Add switch profile to venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -443,16 +438,11 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `remove_switch_profile_from_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveSwitchProfileFromVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveSwitchProfileFromVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::remove_switch_profile_from_venue_template` (Remove switch profile from venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -564,18 +554,12 @@ static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `query_template_switch_profiles`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTemplateSwitchProfilesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTemplateSwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::query_template_switch_profiles` (Query switch profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -669,16 +653,11 @@ static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `create_template_switch_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTemplateSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile` (Create switch profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -875,16 +854,11 @@ static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_template_switch_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTemplateSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile` (Get switch profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1025,18 +999,12 @@ static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `delete_template_switch_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTemplateSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTemplateSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::delete_template_switch_profile` (Delete switch profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1145,18 +1113,12 @@ static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateProfileTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::update_profile_template` (Update profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1265,18 +1227,12 @@ static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `get_profile_templates_by_venue_id`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetProfileTemplatesByVenueIdVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetProfileTemplatesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::get_profile_templates_by_venue_id` (Get profile templates by venue id).
 ///
 /// Set optional parameters with its methods, then call `send`.

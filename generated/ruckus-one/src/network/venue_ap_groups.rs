@@ -521,16 +521,11 @@ static GET_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_venue_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group` (Get AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -605,16 +600,11 @@ static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `update_venue_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group` (Update AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -719,16 +709,11 @@ static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `delete_venue_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::delete_venue_ap_group` (Delete AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -833,16 +818,11 @@ static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_venue_ap_group_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueApGroupApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueApGroupApVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::create_venue_ap_group_ap` (Add AP to AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -947,16 +927,11 @@ static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `add_ap_to_venue_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddApToVenueApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddApToVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::add_ap_to_venue_ap_group` (Move AP into AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1061,16 +1036,11 @@ static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_venue_ap_groups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueApGroupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueApGroupsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::query_venue_ap_groups` (Query AP groups).
 ///
 /// Set optional parameters with its methods, then call `send`.

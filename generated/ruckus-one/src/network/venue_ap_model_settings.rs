@@ -1120,16 +1120,11 @@ static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_ap_model_antenna_type_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelAntennaTypeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_antenna_type_settings` (Get venue AP per-model antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1207,16 +1202,11 @@ static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_ap_model_antenna_type_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelAntennaTypeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_antenna_type_settings` (Update venue AP per-model antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1324,16 +1314,11 @@ static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `get_venue_ap_model_band_mode_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelBandModeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_band_mode_settings` (Get venue AP per-model band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1413,16 +1398,11 @@ static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `update_venue_ap_model_band_mode_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelBandModeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_band_mode_settings` (Update venue AP per-model band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1530,16 +1510,11 @@ static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_venue_ap_model_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_external_antenna_settings` (Get venue AP per-model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1622,16 +1597,11 @@ static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Oper
 };
 /// Representations offered by `update_venue_ap_model_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_external_antenna_settings` (Update venue AP per-model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1869,16 +1839,11 @@ static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_ap_model_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_led_settings` (Get venue AP per-model LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1956,16 +1921,11 @@ static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_venue_ap_model_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_led_settings` (Update venue AP per-model LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2070,16 +2030,11 @@ static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_ap_model_usb_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelUsbPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_usb_port_settings` (Get venue AP per-model USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2154,16 +2109,11 @@ static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_ap_model_usb_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelUsbPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_usb_port_settings` (Update venue AP per-model USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2268,16 +2218,11 @@ static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_ap_model_capabilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelCapabilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_capabilities` (Get venue AP model capabilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2355,16 +2300,11 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_ap_model_lan_port_specific_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelLanPortSpecificSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_lan_port_specific_settings` (Get venue AP model LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2442,16 +2382,11 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_ap_model_lan_port_specific_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelLanPortSpecificSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_lan_port_specific_settings` (Update venue AP model LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2559,16 +2494,11 @@ static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_venue_ap_model_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_port_settings` (Get venue AP model LAN port settings (one port)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2643,16 +2573,11 @@ static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_venue_ap_model_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_port_settings` (Update venue AP model LAN port settings (one port)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2757,16 +2682,11 @@ static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime:
 };
 /// Representations offered by `add_ethernet_port_profile_to_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddEthernetPortProfileToVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddEthernetPortProfileToVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::add_ethernet_port_profile_to_venue_ap_model_lan_port` (Add Ethernet port profile to venue AP model LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2874,16 +2794,11 @@ static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_run
 };
 /// Representations offered by `remove_ethernet_port_profile_from_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveEthernetPortProfileFromVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveEthernetPortProfileFromVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port` (Remove Ethernet port profile from venue AP model LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3053,16 +2968,11 @@ static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_on
 };
 /// Representations offered by `deactivate_client_isolation_profile_on_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateClientIsolationProfileOnVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateClientIsolationProfileOnVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::deactivate_client_isolation_profile_on_venue_ap_model_lan_port` (Deactivate client isolation profile on venue ap model lan port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3172,16 +3082,11 @@ static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_
 };
 /// Representations offered by `activate_client_isolation_profile_on_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateClientIsolationProfileOnVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateClientIsolationProfileOnVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::activate_client_isolation_profile_on_venue_ap_model_lan_port` (Activate client isolation profile on venue ap model lan port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3291,16 +3196,11 @@ static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtim
 };
 /// Representations offered by `deactivate_soft_gre_profile_on_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateSoftGreProfileOnVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateSoftGreProfileOnVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::deactivate_soft_gre_profile_on_venue_ap_model_lan_port` (Deactivate soft gre profile on venue ap model lan port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3410,16 +3310,11 @@ static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime:
 };
 /// Representations offered by `activate_soft_gre_profile_on_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateSoftGreProfileOnVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ActivateSoftGreProfileOnVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::activate_soft_gre_profile_on_venue_ap_model_lan_port` (Activate soft gre profile on venue ap model lan port).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -1637,16 +1637,11 @@ static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_venue_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_bss_coloring_settings` (Get venue AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1724,16 +1719,11 @@ static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_venue_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_bss_coloring_settings` (Update venue AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1838,16 +1828,11 @@ static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_venue_ap_cellular_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApCellularSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_cellular_settings` (Get venue AP cellular settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1925,16 +1910,11 @@ static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `update_venue_ap_cellular_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApCellularSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_cellular_settings` (Update venue AP cellular settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2039,16 +2019,11 @@ static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_venue_ap_client_admission_control_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApClientAdmissionControlSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_client_admission_control_settings` (Get venue AP client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2131,16 +2106,11 @@ static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Op
 };
 /// Representations offered by `update_venue_ap_client_admission_control_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApClientAdmissionControlSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_client_admission_control_settings` (Update venue AP client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2248,16 +2218,11 @@ static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_directed_multicast_settings` (Get venue AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2340,16 +2305,11 @@ static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_directed_multicast_settings` (Update venue AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2457,16 +2417,11 @@ static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_ap_dos_protection_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApDosProtectionSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_dos_protection_settings` (Get venue AP DoS protection settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2544,16 +2499,11 @@ static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_ap_dos_protection_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApDosProtectionSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_dos_protection_settings` (Update venue AP DoS protection settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2921,16 +2871,11 @@ static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_ap_load_balancing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApLoadBalancingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_load_balancing_settings` (Get venue AP load balancing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3008,16 +2953,11 @@ static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_ap_load_balancing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApLoadBalancingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_load_balancing_settings` (Update venue AP load balancing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3125,16 +3065,11 @@ static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_ap_management_traffic_vlan_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApManagementTrafficVlanSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_management_traffic_vlan_settings` (Get venue AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3212,16 +3147,11 @@ static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_ap_management_traffic_vlan_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApManagementTrafficVlanSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_management_traffic_vlan_settings` (Update venue AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3329,16 +3259,11 @@ static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_venue_ap_mesh_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApMeshSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_mesh_settings` (Get venue AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3475,16 +3400,11 @@ static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_venue_ap_mesh_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApMeshSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_mesh_settings` (Update venue AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3681,16 +3601,11 @@ static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `get_venue_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApMulticastDnsFencingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_multicast_dns_fencing_settings` (Get venue AP multicast DNS fencing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3773,16 +3688,11 @@ static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Opera
 };
 /// Representations offered by `update_venue_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApMulticastDnsFencingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_multicast_dns_fencing_settings` (Update venue AP multicast DNS fencing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3890,16 +3800,11 @@ static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_venue_ap_radio_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApRadioSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radio_settings` (Get venue AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4054,16 +3959,11 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `update_venue_ap_radio_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApRadioSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radio_settings` (Update venue AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4260,16 +4160,11 @@ static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_venue_ap_radius_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApRadiusOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radius_options` (Get venue AP RADIUS options).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4347,16 +4242,11 @@ static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `update_venue_ap_radius_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApRadiusOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radius_options` (Update venue AP RADIUS options).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4461,16 +4351,11 @@ static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_ap_reboot_timeout_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApRebootTimeoutSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_reboot_timeout_settings` (Get venue AP reboot timeout settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4548,16 +4433,11 @@ static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_ap_reboot_timeout_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApRebootTimeoutSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_reboot_timeout_settings` (Update venue AP reboot timeout settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4665,16 +4545,11 @@ static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_venue_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_smart_monitor_settings` (Get venue AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4752,16 +4627,11 @@ static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_venue_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_smart_monitor_settings` (Update venue AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4866,16 +4736,11 @@ static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_venue_ap_tls_key_enhanced_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApTlsKeyEnhancedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_tls_key_enhanced_settings` (Get venue AP TLS key enhancement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4950,16 +4815,11 @@ static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `update_venue_ap_tls_key_enhanced_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApTlsKeyEnhancedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_tls_key_enhanced_settings` (Update venue AP TLS key enhancement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -3163,16 +3163,11 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_venue_template_switch_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateSwitchSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings` (Get venue template switch settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3304,16 +3299,11 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_venue_template_switch_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateSwitchSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings` (Update venue template switch settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3445,16 +3435,11 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_template_aaa_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateAaaSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateAaaSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings` (Get venue template AAA settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3591,16 +3576,11 @@ static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_venue_template_aaa_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateAaaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateAaaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_settings` (Update venue template AAA settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3675,16 +3655,11 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `create_venue_template_aaa_server`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueTemplateAaaServerVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server` (Create venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3821,16 +3796,11 @@ static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `query_venue_template_aaa_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueTemplateAaaServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueTemplateAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3924,16 +3894,11 @@ static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_venue_template_aaa_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateAaaServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_server` (Get venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4008,16 +3973,11 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `update_venue_template_aaa_server`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateAaaServerVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server` (Update venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4154,16 +4114,11 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `delete_venue_template_aaa_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueTemplateAaaServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueTemplateAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_server` (Delete venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4238,16 +4193,11 @@ static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `query_template_dependencies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTemplateDependenciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTemplateDependenciesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_template_dependencies` (Query template dependencies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4341,16 +4291,11 @@ static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_template_instances`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTemplateInstancesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTemplateInstancesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_template_instances` (Query template instances).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4462,16 +4407,11 @@ static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `update_template_enforcement_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplateEnforcementSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplateEnforcementSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::update_template_enforcement_settings` (Update template enforcement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4576,16 +4516,11 @@ static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `apply_template_to_tenant`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ApplyTemplateToTenantVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ApplyTemplateToTenantVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::apply_template_to_tenant` (Apply template to tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4660,16 +4595,11 @@ static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_template_tenant_diff_reports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTemplateTenantDiffReportsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_template_tenant_diff_reports` (Get template difference report).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4744,16 +4674,11 @@ static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `patch_template_tenant_diff_reports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchTemplateTenantDiffReportsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type PatchTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::patch_template_tenant_diff_reports` (Sync template differences).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4858,16 +4783,11 @@ static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `create_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::create_venue_template` (Create venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4972,16 +4892,11 @@ static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_venue_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_venue_templates` (Query venue templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5075,16 +4990,11 @@ static GET_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template` (Get venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5159,16 +5069,11 @@ static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `update_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template` (Update venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5273,16 +5178,11 @@ static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `delete_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::delete_venue_template` (Delete venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5387,16 +5287,11 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `delete_venue_template_aaa_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueTemplateAaaServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueTemplateAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_servers` (Delete venue template aaa servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5471,16 +5366,11 @@ static GET_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_templates` (Get templates).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -2169,16 +2169,11 @@ static GET_AP_GROUP_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_ap_group_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApGroupTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetApGroupTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_templates` (Get ap group templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2279,16 +2274,11 @@ static GET_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `get_venue_template_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_bss_coloring_settings` (Get venue template ap bss coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2369,16 +2359,11 @@ static UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Opera
 };
 /// Representations offered by `update_venue_template_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_bss_coloring_settings` (Update venue template ap bss coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2488,16 +2473,11 @@ static GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `get_venue_template_ap_cellular_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApCellularSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_cellular_settings` (Get venue template ap cellular settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2578,16 +2558,11 @@ static UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation
 };
 /// Representations offered by `update_venue_template_ap_cellular_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApCellularSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_cellular_settings` (Update venue template ap cellular settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2697,16 +2672,11 @@ static GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runti
 };
 /// Representations offered by `get_venue_template_ap_client_admission_control_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApClientAdmissionControlSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_client_admission_control_settings` (Get venue template ap client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2789,16 +2759,11 @@ static UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_ru
 };
 /// Representations offered by `update_venue_template_ap_client_admission_control_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApClientAdmissionControlSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_client_admission_control_settings` (Update venue template ap client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2908,16 +2873,11 @@ static GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Op
 };
 /// Representations offered by `get_venue_template_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_directed_multicast_settings` (Get venue template ap directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3000,16 +2960,11 @@ static UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime:
 };
 /// Representations offered by `update_venue_template_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_directed_multicast_settings` (Update venue template ap directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3119,16 +3074,11 @@ static GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_template_ap_dos_protection_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApDosProtectionSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_dos_protection_settings` (Get venue template ap dos protection settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3209,16 +3159,11 @@ static UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_template_ap_dos_protection_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApDosProtectionSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_dos_protection_settings` (Update venue template ap dos protection settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3328,16 +3273,11 @@ static ADD_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `add_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddVenueApGroupTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddVenueApGroupTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::add_venue_ap_group_template` (Add venue ap group template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3442,16 +3382,11 @@ static DELETE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `delete_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::delete_venue_ap_group_template` (Delete venue ap group template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3558,16 +3493,11 @@ static GET_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_ap_group_template` (Get venue ap group template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3642,16 +3572,11 @@ static UPDATE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `update_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_ap_group_template` (Update venue ap group template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3758,16 +3683,11 @@ static CLONE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `clone_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CloneVenueApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CloneVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::clone_venue_ap_group_template` (Clone venue ap group template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3872,16 +3792,11 @@ static GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_template_ap_load_balancing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApLoadBalancingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_load_balancing_settings` (Get venue template ap load balancing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3962,16 +3877,11 @@ static UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_template_ap_load_balancing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApLoadBalancingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_load_balancing_settings` (Update venue template ap load balancing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4081,16 +3991,11 @@ static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_venue_template_ap_mesh_settings_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApMeshSettingsV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v1` (Get venue template ap mesh settings v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4165,16 +4070,11 @@ static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `update_venue_template_ap_mesh_settings_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApMeshSettingsV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v1` (Update venue template ap mesh settings v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4284,16 +4184,11 @@ static GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `get_venue_template_band_mode_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateBandModeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_band_mode_settings` (Get venue template band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4373,16 +4268,11 @@ static UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `update_venue_template_band_mode_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateBandModeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_band_mode_settings` (Update venue template band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4492,16 +4382,11 @@ static GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_template_ap_model_capabilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApModelCapabilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_capabilities` (Get venue template ap model capabilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4582,16 +4467,11 @@ static GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
 };
 /// Representations offered by `get_venue_template_ap_model_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApModelExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_external_antenna_settings` (Get venue template ap model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4674,16 +4554,11 @@ static UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
 };
 /// Representations offered by `update_venue_template_ap_model_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApModelExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_external_antenna_settings` (Update venue template ap model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4793,16 +4668,11 @@ static GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_template_ap_model_lan_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApModelLanPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApModelLanPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_lan_port_settings` (Get venue template ap model lan port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4880,16 +4750,11 @@ static GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_template_ap_model_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApModelLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_led_settings` (Get venue template ap model led settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4970,16 +4835,11 @@ static UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_template_ap_model_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApModelLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_led_settings` (Update venue template ap model led settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5089,16 +4949,11 @@ static GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime:
 };
 /// Representations offered by `get_venue_template_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApMulticastDnsFencingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_multicast_dns_fencing_settings` (Get venue template ap multicast dns fencing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5181,16 +5036,11 @@ static UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runti
 };
 /// Representations offered by `update_venue_template_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApMulticastDnsFencingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_multicast_dns_fencing_settings` (Update venue template ap multicast dns fencing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5300,16 +5150,11 @@ static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `get_venue_template_ap_radio_settings_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApRadioSettingsV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v1` (Get venue template ap radio settings v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5392,16 +5237,11 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation
 };
 /// Representations offered by `update_venue_template_ap_radio_settings_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApRadioSettingsV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v1` (Update venue template ap radio settings v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5511,16 +5351,11 @@ static GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_template_ap_radius_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApRadiusOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radius_options` (Get venue template ap radius options).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5598,16 +5433,11 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_template_ap_radius_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApRadiusOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radius_options` (Update venue template ap radius options).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5717,16 +5547,11 @@ static GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_template_ap_reboot_timeout_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApRebootTimeoutSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_reboot_timeout_settings` (Get venue template ap reboot timeout settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5807,16 +5632,11 @@ static UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_template_ap_reboot_timeout_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApRebootTimeoutSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_reboot_timeout_settings` (Update venue template ap reboot timeout settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5926,16 +5746,11 @@ static GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_venue_template_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_smart_monitor_settings` (Get venue template ap smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6016,16 +5831,11 @@ static UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Oper
 };
 /// Representations offered by `update_venue_template_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_smart_monitor_settings` (Update venue template ap smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6135,16 +5945,11 @@ static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_wifi_available_channels_of_venue_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiAvailableChannelsOfVenueTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiAvailableChannelsOfVenueTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v1` (Get wifi available channels of venue template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6222,16 +6027,11 @@ static DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `deactivate_wifi_network_template_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateWifiNetworkTemplateOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_wifi_network_template_on_venue` (Deactivate wifi network template on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6341,16 +6141,11 @@ static ACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `activate_wifi_network_template_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateWifiNetworkTemplateOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ActivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_wifi_network_template_on_venue` (Activate wifi network template on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6466,16 +6261,11 @@ static DEACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::Operati
 };
 /// Representations offered by `deactivate_ap_group_template_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateApGroupTemplateOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_ap_group_template_on_wifi_network` (Deactivate ap group template on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6585,16 +6375,11 @@ static ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation
 };
 /// Representations offered by `activate_ap_group_template_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateApGroupTemplateOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_ap_group_template_on_wifi_network` (Activate ap group template on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6704,16 +6489,11 @@ static GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_ap_group_template_settings_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApGroupTemplateSettingsOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_template_settings_on_wifi_network` (Get ap group template settings on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6794,16 +6574,11 @@ static UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Op
 };
 /// Representations offered by `update_ap_group_template_settings_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApGroupTemplateSettingsOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_ap_group_template_settings_on_wifi_network` (Update ap group template settings on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6913,16 +6688,11 @@ static GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_wifi_network_template_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueWifiNetworkTemplateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_wifi_network_template_settings` (Get venue wifi network template settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7003,16 +6773,11 @@ static UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_wifi_network_template_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueWifiNetworkTemplateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_wifi_network_template_settings` (Update venue wifi network template settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7122,16 +6887,11 @@ static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE: ruckus_one_runt
 };
 /// Representations offered by `deactivate_dhcp_config_service_profile_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_dhcp_config_service_profile_on_venue_template` (Deactivate dhcp config service profile on venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7241,16 +7001,11 @@ static GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runti
 };
 /// Representations offered by `get_venue_template_dhcp_config_service_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateDhcpConfigServiceProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateDhcpConfigServiceProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_dhcp_config_service_profile_settings` (Get venue template dhcp config service profile settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7333,16 +7088,11 @@ static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTING
 };
 /// Representations offered by `activate_dhcp_config_service_profile_on_venue_template_and_update_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_dhcp_config_service_profile_on_venue_template_and_update_settings` (Activate dhcp config service profile on venue template and update settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7452,16 +7202,11 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_r
 };
 /// Representations offered by `deactivate_radius_server_profile_template_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_radius_server_profile_template_on_venue_template` (Deactivate radius server profile template on venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7571,16 +7316,11 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_run
 };
 /// Representations offered by `activate_radius_server_profile_template_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateRadiusServerProfileTemplateOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_radius_server_profile_template_on_venue_template` (Activate radius server profile template on venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7690,16 +7430,11 @@ static DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `deactivate_rogue_policy_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateRoguePolicyOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_rogue_policy_on_venue_template` (Deactivate rogue policy on venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7809,16 +7544,11 @@ static ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `activate_rogue_policy_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateRoguePolicyOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_rogue_policy_on_venue_template` (Activate rogue policy on venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7928,16 +7658,11 @@ static GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_template_rogue_policy_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateRoguePolicySettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_rogue_policy_settings` (Get venue template rogue policy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8018,16 +7743,11 @@ static UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_template_rogue_policy_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateRoguePolicySettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_rogue_policy_settings` (Update venue template rogue policy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8137,16 +7857,11 @@ static DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::O
 };
 /// Representations offered by `deactivate_syslog_server_profile_template_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateSyslogServerProfileTemplateOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateSyslogServerProfileTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_syslog_server_profile_template_on_venue` (Deactivate syslog server profile template on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8256,16 +7971,11 @@ static ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `activate_syslog_server_profile_template_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateSyslogServerProfileTemplateOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateSyslogServerProfileTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_syslog_server_profile_template_on_venue` (Activate syslog server profile template on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8375,16 +8085,11 @@ static GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_template_wifi_dhcp_pool_usages`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateWifiDhcpPoolUsagesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateWifiDhcpPoolUsagesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_wifi_dhcp_pool_usages` (Get venue template wifi dhcp pool usages).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8462,16 +8167,11 @@ static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMP
 };
 /// Representations offered by `deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Deactivate vlan pool profile template on venue wifi network ap group template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8581,16 +8281,11 @@ static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLA
 };
 /// Representations offered by `activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Activate vlan pool profile template on venue wifi network ap group template).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -1151,16 +1151,11 @@ static GET_ROGUE_POLICY_TEMPLATES_FOR_VIEW: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_rogue_policy_templates_for_view`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRoguePolicyTemplatesForViewVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetRoguePolicyTemplatesForViewVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_templates_for_view` (Get rogue policy templates for view).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1266,16 +1261,11 @@ static GET_LAYER3_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_layer3_policy_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetLayer3PolicyTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetLayer3PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_layer3_policy_templates` (Get layer3 policy templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1381,16 +1371,11 @@ static GET_LAYER2_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_layer2_policy_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetLayer2PolicyTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetLayer2PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_layer2_policy_templates` (Get layer2 policy templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1496,16 +1481,11 @@ static GET_DEVICE_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_device_policy_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDevicePolicyTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetDevicePolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_templates` (Get device policy templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1609,16 +1589,11 @@ static GET_APPLICATION_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_application_policy_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApplicationPolicyTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetApplicationPolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_templates` (Get application policy templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1722,16 +1697,11 @@ static GET_ACCESS_CONTROL_POLICY_PROFILE_TEMPLATES: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `get_access_control_policy_profile_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAccessControlPolicyProfileTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAccessControlPolicyProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_policy_profile_templates` (Get access control policy profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1840,16 +1810,11 @@ static ADD_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `add_access_control_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddAccessControlProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_access_control_profile_template` (Add access control profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1954,16 +1919,11 @@ static DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `delete_access_control_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteAccessControlProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_access_control_profile_template` (Delete access control profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2073,16 +2033,11 @@ static GET_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_access_control_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAccessControlProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_profile_template` (Get access control profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2157,16 +2112,11 @@ static UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_access_control_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateAccessControlProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_access_control_profile_template` (Update access control profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2276,16 +2226,11 @@ static DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_
 };
 /// Representations offered by `deactivate_application_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_application_policy_template_on_access_control_profile` (Deactivate application policy template on access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2395,16 +2340,11 @@ static ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_on
 };
 /// Representations offered by `activate_application_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateApplicationPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateApplicationPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::activate_application_policy_template_on_access_control_profile` (Activate application policy template on access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2514,16 +2454,11 @@ static DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
 };
 /// Representations offered by `deactivate_device_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateDevicePolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateDevicePolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_device_policy_template_on_access_control_profile` (Deactivate device policy template on access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2633,16 +2568,11 @@ static ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
 };
 /// Representations offered by `activate_device_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDevicePolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateDevicePolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::activate_device_policy_template_on_access_control_profile` (Activate device policy template on access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2752,16 +2682,11 @@ static DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
 };
 /// Representations offered by `deactivate_l2_acl_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_l2_acl_policy_template_on_access_control_profile` (Deactivate l2 acl policy template on access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2871,16 +2796,11 @@ static ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
 };
 /// Representations offered by `activate_l2_acl_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateL2AclPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::activate_l2_acl_policy_template_on_access_control_profile` (Activate l2 acl policy template on access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2990,16 +2910,11 @@ static DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
 };
 /// Representations offered by `deactivate_l3_acl_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_l3_acl_policy_template_on_access_control_profile` (Deactivate l3 acl policy template on access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3109,16 +3024,11 @@ static ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
 };
 /// Representations offered by `activate_l3_acl_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateL3AclPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::activate_l3_acl_policy_template_on_access_control_profile` (Activate l3 acl policy template on access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3228,16 +3138,11 @@ static ADD_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `add_application_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddApplicationPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_application_policy_template` (Add application policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3342,16 +3247,11 @@ static DELETE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_application_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteApplicationPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_application_policy_template` (Delete application policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3458,16 +3358,11 @@ static GET_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_application_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApplicationPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_template` (Get application policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3542,16 +3437,11 @@ static UPDATE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_application_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApplicationPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_application_policy_template` (Update application policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3658,16 +3548,11 @@ static ADD_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `add_device_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddDevicePolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_device_policy_template` (Add device policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3772,16 +3657,11 @@ static DELETE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_device_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDevicePolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_device_policy_template` (Delete device policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3888,16 +3768,11 @@ static GET_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_device_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDevicePolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_template` (Get device policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3972,16 +3847,11 @@ static UPDATE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_device_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDevicePolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_device_policy_template` (Update device policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4088,16 +3958,11 @@ static ADD_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `add_l2_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddL2AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_l2_acl_policy_template` (Add l2 acl policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4202,16 +4067,11 @@ static DELETE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_l2_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteL2AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_l2_acl_policy_template` (Delete l2 acl policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4318,16 +4178,11 @@ static GET_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_l2_acl_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetL2AclPolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetL2AclPolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_l2_acl_policy_template` (Get l2 acl policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4402,16 +4257,11 @@ static UPDATE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_l2_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateL2AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_l2_acl_policy_template` (Update l2 acl policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4518,16 +4368,11 @@ static ADD_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `add_l3_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddL3AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_l3_acl_policy_template` (Add l3 acl policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4632,16 +4477,11 @@ static DELETE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_l3_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteL3AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_l3_acl_policy_template` (Delete l3 acl policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4748,16 +4588,11 @@ static GET_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_l3_acl_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetL3AclPolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetL3AclPolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_l3_acl_policy_template` (Get l3 acl policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4832,16 +4667,11 @@ static UPDATE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_l3_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateL3AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_l3_acl_policy_template` (Update l3 acl policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4948,16 +4778,11 @@ static ADD_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `add_rogue_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddRoguePolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_rogue_policy_template` (Add rogue policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5062,16 +4887,11 @@ static DELETE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_rogue_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteRoguePolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_rogue_policy_template` (Delete rogue policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5178,16 +4998,11 @@ static GET_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_rogue_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRoguePolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_template` (Get rogue policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5262,16 +5077,11 @@ static UPDATE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `update_rogue_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRoguePolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_rogue_policy_template` (Update rogue policy template).
 ///
 /// Set optional parameters with its methods, then call `send`.

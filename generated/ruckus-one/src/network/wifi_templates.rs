@@ -1533,16 +1533,11 @@ static WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum WifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type WifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::wifi_network_template` (Wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1638,16 +1633,11 @@ static GET_WIFI_CALLING_SERVICE_PROFILE_TEMPLATES: ruckus_one_runtime::Operation
 };
 /// Representations offered by `get_wifi_calling_service_profile_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiCallingServiceProfileTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetWifiCallingServiceProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_wifi_calling_service_profile_templates` (Get wifi calling service profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1759,16 +1749,11 @@ static QUERY_VLAN_POOL_PROFILE_TEMPLATES: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `query_vlan_pool_profile_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVlanPoolProfileTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVlanPoolProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::query_vlan_pool_profile_templates` (Query vlan pool profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1874,16 +1859,11 @@ static GET_SYSLOG_SERVER_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_syslog_server_profile_templates_for_view`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSyslogServerProfileTemplatesForViewVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetSyslogServerProfileTemplatesForViewVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_syslog_server_profile_templates_for_view` (Get syslog server profile templates for view).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1996,18 +1976,12 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_radius_server_profile_templates_v2`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileTemplatesV2Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetRadiusServerProfileTemplatesV2Version = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WifiTemplatesClient::get_radius_server_profile_templates_v2` (Get radius server profile templates v2).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2113,16 +2087,11 @@ static GET_ETHERNET_PORT_PROFILE_TEMPLATES: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_ethernet_port_profile_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEthernetPortProfileTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetEthernetPortProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_ethernet_port_profile_templates` (Get ethernet port profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2228,16 +2197,11 @@ static QUERY_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime:
 };
 /// Representations offered by `query_dhcp_config_service_profile_templates_for_view`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDhcpConfigServiceProfileTemplatesForViewVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDhcpConfigServiceProfileTemplatesForViewVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::query_dhcp_config_service_profile_templates_for_view` (Query dhcp config service profile templates for view).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2349,16 +2313,11 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `create_dhcp_config_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDhcpConfigServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::create_dhcp_config_service_profile_template` (Create dhcp config service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2466,16 +2425,11 @@ static DELETE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `delete_dhcp_config_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDhcpConfigServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_dhcp_config_service_profile_template` (Delete dhcp config service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2585,16 +2539,11 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_dhcp_config_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDhcpConfigServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_dhcp_config_service_profile_template` (Get dhcp config service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2675,16 +2624,11 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_dhcp_config_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDhcpConfigServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::update_dhcp_config_service_profile_template` (Update dhcp config service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2794,16 +2738,11 @@ static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `add_radius_server_profile_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddRadiusServerProfileTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::add_radius_server_profile_template_v1` (Add radius server profile template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2908,16 +2847,11 @@ static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `delete_radius_server_profile_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteRadiusServerProfileTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_radius_server_profile_template_v1` (Delete radius server profile template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3027,16 +2961,11 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `get_radius_server_profile_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_radius_server_profile_template_v1` (Get radius server profile template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3111,16 +3040,11 @@ static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `update_radius_server_profile_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRadiusServerProfileTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::update_radius_server_profile_template_v1` (Update radius server profile template v1).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3230,16 +3154,11 @@ static CREATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `create_syslog_server_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSyslogServerProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::create_syslog_server_profile_template` (Create syslog server profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3344,16 +3263,11 @@ static DELETE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `delete_syslog_server_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSyslogServerProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_syslog_server_profile_template` (Delete syslog server profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3460,16 +3374,11 @@ static GET_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_syslog_server_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSyslogServerProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_syslog_server_profile_template` (Get syslog server profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3544,16 +3453,11 @@ static UPDATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_syslog_server_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSyslogServerProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::update_syslog_server_profile_template` (Update syslog server profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3660,16 +3564,11 @@ static CREATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `create_tunnel_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTunnelServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::create_tunnel_service_profile_template` (Create tunnel service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3777,16 +3676,11 @@ static DELETE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `delete_tunnel_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTunnelServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_tunnel_service_profile_template` (Delete tunnel service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3896,16 +3790,11 @@ static GET_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_tunnel_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTunnelServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_tunnel_service_profile_template` (Get tunnel service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3980,16 +3869,11 @@ static UPDATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_tunnel_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTunnelServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_tunnel_service_profile_template` (Update tunnel service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4099,16 +3983,11 @@ static ADD_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `add_vlan_pool_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddVlanPoolProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::add_vlan_pool_profile_template` (Add vlan pool profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4213,16 +4092,11 @@ static DELETE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `delete_vlan_pool_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVlanPoolProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_vlan_pool_profile_template` (Delete vlan pool profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4329,16 +4203,11 @@ static GET_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_vlan_pool_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVlanPoolProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_vlan_pool_profile_template` (Get vlan pool profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4413,16 +4282,11 @@ static UPDATE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `update_vlan_pool_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVlanPoolProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_vlan_pool_profile_template` (Update vlan pool profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4529,16 +4393,11 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operati
 };
 /// Representations offered by `create_wifi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiCallingServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::create_wifi_calling_service_profile_template` (Create wifi calling service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4646,16 +4505,11 @@ static DELETE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operati
 };
 /// Representations offered by `delete_wifi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiCallingServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_wifi_calling_service_profile_template` (Delete wifi calling service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4765,16 +4619,11 @@ static GET_WI_FI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation
 };
 /// Representations offered by `get_wi_fi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWiFiCallingServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWiFiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_wi_fi_calling_service_profile_template` (Get wi fi calling service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4855,16 +4704,11 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operati
 };
 /// Representations offered by `update_wifi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiCallingServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::update_wifi_calling_service_profile_template` (Update wifi calling service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4974,16 +4818,11 @@ static CLONE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `clone_wifi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CloneWifiCallingServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CloneWifiCallingServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::clone_wifi_calling_service_profile_template` (Clone wifi calling service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5091,16 +4930,11 @@ static CREATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `create_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::create_wifi_network_template` (Create wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5205,16 +5039,11 @@ static DELETE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_wifi_network_template` (Delete wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5321,16 +5150,11 @@ static GET_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_wifi_network_template` (Get wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5405,16 +5229,11 @@ static UPDATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `update_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_wifi_network_template` (Update wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5521,16 +5340,11 @@ static DEACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_ru
 };
 /// Representations offered by `deactivate_access_control_profile_template_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateAccessControlProfileTemplateOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateAccessControlProfileTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::deactivate_access_control_profile_template_on_wifi_network` (Deactivate access control profile template on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5640,16 +5454,11 @@ static ACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runt
 };
 /// Representations offered by `activate_access_control_profile_template_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateAccessControlProfileTemplateOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateAccessControlProfileTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_access_control_profile_template_on_wifi_network` (Activate access control profile template on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5759,16 +5568,11 @@ static CLONE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `clone_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CloneWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CloneWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::clone_wifi_network_template` (Clone wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5873,16 +5677,11 @@ static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Opera
 };
 /// Representations offered by `activate_dpsk_service_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDpskServiceOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateDpskServiceOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_dpsk_service_on_wifi_network_template` (Activate dpsk service on wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5992,16 +5791,11 @@ static ACTIVATE_PORTAL_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus
 };
 /// Representations offered by `activate_portal_service_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivatePortalServiceProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivatePortalServiceProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_portal_service_profile_template_on_wifi_network_template` (Activate portal service profile template on wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6111,16 +5905,11 @@ static GET_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus
 };
 /// Representations offered by `get_wifi_network_template_radius_server_profile_template_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_wifi_network_template_radius_server_profile_template_settings` (Get wifi network template radius server profile template settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6203,16 +5992,11 @@ static UPDATE_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruc
 };
 /// Representations offered by `update_wifi_network_template_radius_server_profile_template_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_wifi_network_template_radius_server_profile_template_settings` (Update wifi network template radius server profile template settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6322,16 +6106,11 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: rucku
 };
 /// Representations offered by `deactivate_radius_server_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::deactivate_radius_server_profile_template_on_wifi_network_template` (Deactivate radius server profile template on wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6441,16 +6220,11 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_
 };
 /// Representations offered by `activate_radius_server_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_radius_server_profile_template_on_wifi_network_template` (Activate radius server profile template on wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6560,16 +6334,11 @@ static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_on
 };
 /// Representations offered by `deactivate_vlan_pool_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::deactivate_vlan_pool_profile_template_on_wifi_network_template` (Deactivate vlan pool profile template on wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6679,16 +6448,11 @@ static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_
 };
 /// Representations offered by `activate_vlan_pool_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_vlan_pool_profile_template_on_wifi_network_template` (Activate vlan pool profile template on wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6798,16 +6562,11 @@ static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE
 };
 /// Representations offered by `deactivate_wifi_calling_service_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::deactivate_wifi_calling_service_profile_template_on_wifi_network_template` (Deactivate wifi calling service profile template on wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6917,16 +6676,11 @@ static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: 
 };
 /// Representations offered by `activate_wifi_calling_service_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_wifi_calling_service_profile_template_on_wifi_network_template` (Activate wifi calling service profile template on wifi network template).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -3512,16 +3512,11 @@ static CREATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `create_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::create_wifi_network` (Create Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3626,16 +3621,11 @@ static UPDATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_wifi_network` (Update Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3740,16 +3730,11 @@ static GET_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network` (Get Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3824,16 +3809,11 @@ static DELETE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::delete_wifi_network` (Delete Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3938,16 +3918,11 @@ static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_wifi_networks`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWifiNetworksVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWifiNetworksVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::query_wifi_networks` (Query Wi-Fi networks).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4382,16 +4357,11 @@ static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_wifi_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueWifiNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_venue_wifi_network_settings` (Get venue Wi-Fi network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4469,16 +4439,11 @@ static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_venue_wifi_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueWifiNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_venue_wifi_network_settings` (Update venue Wi-Fi network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4583,16 +4548,11 @@ static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `activate_wifi_network_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateWifiNetworkOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ActivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_wifi_network_on_venue` (Activate Wi-Fi network on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4703,16 +4663,11 @@ static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `deactivate_wifi_network_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateWifiNetworkOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_wifi_network_on_venue` (Deactivate Wi-Fi network on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4817,16 +4772,11 @@ static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `query_wifi_network_ap_compatibilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWifiNetworkApCompatibilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWifiNetworkApCompatibilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::query_wifi_network_ap_compatibilities` (Query Wi-Fi network AP compatibilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4922,16 +4872,11 @@ static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_wifi_feature_sets`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWifiFeatureSetsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWifiFeatureSetsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::query_wifi_feature_sets` (Query Wi-Fi feature sets).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5149,16 +5094,11 @@ static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `deactivate_ap_group_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateApGroupOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_ap_group_on_wifi_network` (Deactivate ap group on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5265,16 +5205,11 @@ static ACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `activate_ap_group_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateApGroupOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_ap_group_on_wifi_network` (Activate ap group on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5381,16 +5316,11 @@ static GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `get_ap_group_settings_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApGroupSettingsOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_ap_group_settings_on_wifi_network` (Get ap group settings on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5468,16 +5398,11 @@ static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `update_ap_group_settings_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApGroupSettingsOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_ap_group_settings_on_wifi_network` (Update ap group settings on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5587,16 +5512,11 @@ static DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_r
 };
 /// Representations offered by `deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Deactivate vlan pool profile on venue wifi network ap group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5706,16 +5626,11 @@ static ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_run
 };
 /// Representations offered by `activate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Activate vlan pool profile on venue wifi network ap group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5825,16 +5740,11 @@ static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::
 };
 /// Representations offered by `deactivate_client_isolation_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateClientIsolationProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateClientIsolationProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_client_isolation_profile_on_wifi_network` (Deactivate client isolation profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5944,16 +5854,11 @@ static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Op
 };
 /// Representations offered by `activate_client_isolation_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateClientIsolationProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateClientIsolationProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_client_isolation_profile_on_wifi_network` (Activate client isolation profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6063,16 +5968,11 @@ static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Op
 };
 /// Representations offered by `deactivate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateSoftGreProfileOnVenueWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_soft_gre_profile_on_venue_wifi_network` (Deactivate soft gre profile on venue wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6182,16 +6082,11 @@ static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Oper
 };
 /// Representations offered by `activate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateSoftGreProfileOnVenueWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_soft_gre_profile_on_venue_wifi_network` (Activate soft gre profile on venue wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6301,16 +6196,11 @@ static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runt
 };
 /// Representations offered by `get_wifi_network_predefined_hotspot20_identity_providers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_identity_providers` (Get wifi network predefined hotspot20 identity providers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6388,16 +6278,11 @@ static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_wifi_network_predefined_hotspot20_operators`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkPredefinedHotspot20OperatorsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkPredefinedHotspot20OperatorsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_operators` (Get wifi network predefined hotspot20 operators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6475,16 +6360,11 @@ static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_wifi_network_default_qos_map_set_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkDefaultQosMapSetOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkDefaultQosMapSetOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_default_qos_map_set_options` (Get wifi network default qos map set options).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6562,16 +6442,11 @@ static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_recovery_passphrase_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRecoveryPassphraseSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_recovery_passphrase_settings` (Get recovery passphrase settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6646,16 +6521,11 @@ static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_recovery_passphrase_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRecoveryPassphraseSettingsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_recovery_passphrase_settings` (Update recovery passphrase settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6762,16 +6632,11 @@ static GET_WIFI_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_wifi_network_wispr_providers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkWisprProvidersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkWisprProvidersVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_wispr_providers` (Get wifi network wispr providers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6846,16 +6711,11 @@ static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Op
 };
 /// Representations offered by `deactivate_access_control_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateAccessControlProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateAccessControlProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_access_control_profile_on_wifi_network` (Deactivate access control profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6965,16 +6825,11 @@ static ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Oper
 };
 /// Representations offered by `activate_access_control_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateAccessControlProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateAccessControlProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_access_control_profile_on_wifi_network` (Activate access control profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7084,16 +6939,11 @@ static DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operat
 };
 /// Representations offered by `deactivate_application_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateApplicationPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_application_policy_on_wifi_network` (Deactivate application policy on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7203,16 +7053,11 @@ static ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `activate_application_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateApplicationPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_application_policy_on_wifi_network` (Activate application policy on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7322,16 +7167,11 @@ static DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `deactivate_device_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateDevicePolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_device_policy_on_wifi_network` (Deactivate device policy on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7441,16 +7281,11 @@ static ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `activate_device_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDevicePolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_device_policy_on_wifi_network` (Activate device policy on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7557,16 +7392,11 @@ static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `activate_dpsk_service_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDpskServiceOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateDpskServiceOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_dpsk_service_on_wifi_network` (Activate dpsk service on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7673,16 +7503,11 @@ static DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtim
 };
 /// Representations offered by `deactivate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateHotspot20IdentityProviderOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_hotspot20_identity_provider_on_wifi_network` (Deactivate hotspot20 identity provider on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7792,16 +7617,11 @@ static ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime:
 };
 /// Representations offered by `activate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateHotspot20IdentityProviderOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_hotspot20_identity_provider_on_wifi_network` (Activate hotspot20 identity provider on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7911,16 +7731,11 @@ static DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operat
 };
 /// Representations offered by `deactivate_hotspot20_operator_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateHotspot20OperatorOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_hotspot20_operator_on_wifi_network` (Deactivate hotspot20 operator on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8030,16 +7845,11 @@ static ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `activate_hotspot20_operator_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateHotspot20OperatorOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_hotspot20_operator_on_wifi_network` (Activate hotspot20 operator on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8149,16 +7959,11 @@ static DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `deactivate_l2_acl_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateL2AclPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_l2_acl_policy_on_wifi_network` (Deactivate l2 acl policy on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8268,16 +8073,11 @@ static ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `activate_l2_acl_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateL2AclPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_l2_acl_policy_on_wifi_network` (Activate l2 acl policy on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8384,16 +8184,11 @@ static DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `deactivate_l3_acl_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateL3AclPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_l3_acl_policy_on_wifi_network` (Deactivate l3 acl policy on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8503,16 +8298,11 @@ static ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `activate_l3_acl_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateL3AclPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_l3_acl_policy_on_wifi_network` (Activate l3 acl policy on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8619,16 +8409,11 @@ static DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Ope
 };
 /// Representations offered by `deactivate_mac_registration_pool_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateMacRegistrationPoolOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_mac_registration_pool_on_wifi_network` (Deactivate mac registration pool on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8738,16 +8523,11 @@ static ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Opera
 };
 /// Representations offered by `activate_mac_registration_pool_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateMacRegistrationPoolOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_mac_registration_pool_on_wifi_network` (Activate mac registration pool on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8857,16 +8637,11 @@ static ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Oper
 };
 /// Representations offered by `activate_portal_service_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivatePortalServiceProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivatePortalServiceProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_portal_service_profile_on_wifi_network` (Activate portal service profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8976,16 +8751,11 @@ static GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_wifi_network_radius_server_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkRadiusServerProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkRadiusServerProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_radius_server_profile_settings` (Get wifi network radius server profile settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9068,16 +8838,11 @@ static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::O
 };
 /// Representations offered by `update_wifi_network_radius_server_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiNetworkRadiusServerProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiNetworkRadiusServerProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_wifi_network_radius_server_profile_settings` (Update wifi network radius server profile settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9187,16 +8952,11 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Ope
 };
 /// Representations offered by `deactivate_radius_server_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateRadiusServerProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_radius_server_profile_on_wifi_network` (Deactivate radius server profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9306,16 +9066,11 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Opera
 };
 /// Representations offered by `activate_radius_server_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateRadiusServerProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_radius_server_profile_on_wifi_network` (Activate radius server profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9425,16 +9180,11 @@ static DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operati
 };
 /// Representations offered by `deactivate_vlan_pool_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateVlanPoolProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_wifi_network` (Deactivate vlan pool profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9544,16 +9294,11 @@ static ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation
 };
 /// Representations offered by `activate_vlan_pool_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateVlanPoolProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_wifi_network` (Activate vlan pool profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9663,16 +9408,11 @@ static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runti
 };
 /// Representations offered by `deactivate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateWifiCallingServiceProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_wifi_calling_service_profile_on_wifi_network` (Deactivate wifi calling service profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9782,16 +9522,11 @@ static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime
 };
 /// Representations offered by `activate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateWifiCallingServiceProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_wifi_calling_service_profile_on_wifi_network` (Activate wifi calling service profile on wifi network).
 ///
 /// Set optional parameters with its methods, then call `send`.

@@ -4962,16 +4962,11 @@ static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_client_isolation_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateClientIsolationProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_client_isolation_profile` (Create client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5076,16 +5071,11 @@ static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_client_isolation_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetClientIsolationProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_client_isolation_profile` (Get client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5160,16 +5150,11 @@ static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_client_isolation_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateClientIsolationProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_client_isolation_profile` (Update client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5274,16 +5259,11 @@ static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `delete_client_isolation_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteClientIsolationProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_client_isolation_profile` (Delete client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5388,16 +5368,11 @@ static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `query_client_isolation_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryClientIsolationProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryClientIsolationProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_client_isolation_profiles` (Query client isolation profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5498,16 +5473,11 @@ static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `create_lbs_server_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateLbsServerProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateLbsServerProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_lbs_server_profile` (Create LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5612,16 +5582,11 @@ static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_lbs_server_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetLbsServerProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetLbsServerProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_lbs_server_profile` (Get LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5696,16 +5661,11 @@ static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_lbs_server_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateLbsServerProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateLbsServerProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_lbs_server_profile` (Update LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5810,16 +5770,11 @@ static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_lbs_server_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteLbsServerProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteLbsServerProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_lbs_server_profile` (Delete LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5924,16 +5879,11 @@ static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `query_lbs_server_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryLbsServerProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryLbsServerProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_lbs_server_profiles` (Query LBS server profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6032,16 +5982,11 @@ static CREATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_multicast_dns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMulticastDnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_multicast_dns_proxy_profile` (Create multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6146,16 +6091,11 @@ static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_multicast_dns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMulticastDnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_multicast_dns_proxy_profile` (Get multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6230,16 +6170,11 @@ static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_multicast_dns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateMulticastDnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_multicast_dns_proxy_profile` (Update multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6344,16 +6279,11 @@ static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_multicast_dns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMulticastDnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_multicast_dns_proxy_profile` (Delete multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6458,16 +6388,11 @@ static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `query_multicast_dns_proxy_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryMulticastDnsProxyProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryMulticastDnsProxyProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_multicast_dns_proxy_profiles` (Query multicast DNS proxy profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6568,16 +6493,11 @@ static CREATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `create_rogue_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateRoguePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateRoguePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_rogue_policy` (Create rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6682,16 +6602,11 @@ static GET_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_rogue_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRoguePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRoguePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_rogue_policy` (Get rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6766,16 +6681,11 @@ static UPDATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_rogue_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRoguePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRoguePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_rogue_policy` (Update rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6880,16 +6790,11 @@ static DELETE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_rogue_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteRoguePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteRoguePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_rogue_policy` (Delete rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6994,16 +6899,11 @@ static QUERY_ROGUE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_rogue_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryRoguePoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryRoguePoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_rogue_policies` (Query rogue policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7109,16 +7009,11 @@ static CREATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `create_snmp_agent_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSnmpAgentProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSnmpAgentProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_snmp_agent_profile` (Create SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7223,16 +7118,11 @@ static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_snmp_agent_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSnmpAgentProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSnmpAgentProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_snmp_agent_profile` (Get SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7307,16 +7197,11 @@ static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_snmp_agent_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSnmpAgentProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateSnmpAgentProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_snmp_agent_profile` (Update SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7421,16 +7306,11 @@ static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_snmp_agent_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSnmpAgentProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSnmpAgentProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_snmp_agent_profile` (Delete SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7535,16 +7415,11 @@ static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `query_snmp_agent_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySnmpAgentProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySnmpAgentProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_snmp_agent_profiles` (Query SNMP agent profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7643,16 +7518,11 @@ static CREATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_soft_gre_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSoftGreProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSoftGreProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_soft_gre_profile` (Create SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7757,16 +7627,11 @@ static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_soft_gre_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSoftGreProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSoftGreProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_soft_gre_profile` (Get SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7841,16 +7706,11 @@ static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_soft_gre_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSoftGreProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateSoftGreProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_soft_gre_profile` (Update SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7955,16 +7815,11 @@ static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_soft_gre_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSoftGreProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSoftGreProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_soft_gre_profile` (Delete SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8069,16 +7924,11 @@ static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_soft_gre_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySoftGreProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySoftGreProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_soft_gre_profiles` (Query SoftGRE profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8174,16 +8024,11 @@ static CREATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `create_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_tunnel_service_profile` (Create tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8288,16 +8133,11 @@ static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_tunnel_service_profile` (Get tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8372,16 +8212,11 @@ static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_tunnel_service_profile` (Update tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8486,16 +8321,11 @@ static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `patch_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::patch_tunnel_service_profile` (Patch tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8600,16 +8430,11 @@ static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_tunnel_service_profile` (Delete tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8714,16 +8539,11 @@ static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_tunnel_service_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTunnelServiceProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTunnelServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_tunnel_service_profiles` (Query tunnel service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8817,16 +8637,11 @@ static CREATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_vlan_pool_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVlanPoolProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_vlan_pool_profile` (Create VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8931,16 +8746,11 @@ static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_vlan_pool_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVlanPoolProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_vlan_pool_profile` (Get VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9015,16 +8825,11 @@ static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `update_vlan_pool_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVlanPoolProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_vlan_pool_profile` (Update VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9129,16 +8934,11 @@ static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_vlan_pool_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVlanPoolProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_vlan_pool_profile` (Delete VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9243,16 +9043,11 @@ static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_vlan_pool_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVlanPoolProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVlanPoolProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_vlan_pool_profiles` (Query VLAN pool profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9358,16 +9153,11 @@ static CREATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `create_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_ethernet_port_profile` (Create Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9472,16 +9262,11 @@ static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_ethernet_port_profile` (Get Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9556,16 +9341,11 @@ static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `update_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_ethernet_port_profile` (Update Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9670,16 +9450,11 @@ static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_ethernet_port_profile` (Delete Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9784,16 +9559,11 @@ static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_ethernet_port_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEthernetPortProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEthernetPortProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_ethernet_port_profiles` (Query Ethernet port profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.

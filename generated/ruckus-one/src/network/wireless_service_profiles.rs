@@ -4298,16 +4298,11 @@ static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_hotspot20_identity_provider` (Create Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4412,16 +4407,11 @@ static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_hotspot20_identity_provider` (Get Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4496,16 +4486,11 @@ static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_hotspot20_identity_provider` (Update Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4610,16 +4595,11 @@ static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_hotspot20_identity_provider` (Delete Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4724,16 +4704,11 @@ static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runt
 };
 /// Representations offered by `add_radius_server_profile_to_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddRadiusServerProfileToHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddRadiusServerProfileToHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::add_radius_server_profile_to_hotspot20_identity_provider` (Add RADIUS server profile to Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4841,16 +4816,11 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one
 };
 /// Representations offered by `remove_radius_server_profile_from_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::remove_radius_server_profile_from_hotspot20_identity_provider` (Remove RADIUS server profile from Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4958,16 +4928,11 @@ static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `query_hotspot20_identity_providers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryHotspot20IdentityProvidersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryHotspot20IdentityProvidersVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_identity_providers` (Query Hotspot 2.0 identity providers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5070,16 +5035,11 @@ static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `create_hotspot20_operator`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateHotspot20OperatorVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_hotspot20_operator` (Create Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5184,16 +5144,11 @@ static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_hotspot20_operator`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetHotspot20OperatorVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_hotspot20_operator` (Get Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5268,16 +5223,11 @@ static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_hotspot20_operator`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateHotspot20OperatorVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_hotspot20_operator` (Update Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5382,16 +5332,11 @@ static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_hotspot20_operator`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteHotspot20OperatorVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_hotspot20_operator` (Delete Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5496,16 +5441,11 @@ static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `query_hotspot20_operators`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryHotspot20OperatorsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryHotspot20OperatorsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_operators` (Query Hotspot 2.0 operators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5696,16 +5636,11 @@ static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_syslog_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSyslogServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_syslog_server_profile_v1` (Create syslog server profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5872,16 +5807,11 @@ static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_syslog_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSyslogServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_syslog_server_profile_v1` (Get syslog server profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6048,16 +5978,11 @@ static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_syslog_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSyslogServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_syslog_server_profile_v1` (Update syslog server profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6166,18 +6091,12 @@ static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_syslog_server_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSyslogServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSyslogServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_syslog_server_profile` (Delete syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6282,16 +6201,11 @@ static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_syslog_server_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySyslogServerProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySyslogServerProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_syslog_server_profiles` (Query syslog server profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6489,16 +6403,11 @@ static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_radius_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateRadiusServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_radius_server_profile_v1` (Create RADIUS server profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6665,16 +6574,11 @@ static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_radius_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_radius_server_profile_v1` (Get RADIUS server profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6839,16 +6743,11 @@ static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_radius_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRadiusServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_radius_server_profile_v1` (Update RADIUS server profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6957,18 +6856,12 @@ static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_radius_server_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteRadiusServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteRadiusServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_radius_server_profile` (Delete RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7073,16 +6966,11 @@ static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_radius_server_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryRadiusServerProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryRadiusServerProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_radius_server_profiles` (Query RADIUS server profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7280,16 +7168,11 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `create_dhcp_config_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDhcpConfigServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_dhcp_config_service_profile_v1` (Create DHCP configuration service profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7459,16 +7342,11 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_dhcp_config_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDhcpConfigServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_dhcp_config_service_profile_v1` (Get DHCP configuration service profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7635,16 +7513,11 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_dhcp_config_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDhcpConfigServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_dhcp_config_service_profile_v1` (Update DHCP configuration service profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7753,18 +7626,12 @@ static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_dhcp_config_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDhcpConfigServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDhcpConfigServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_dhcp_config_service_profile` (Delete DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7869,16 +7736,11 @@ static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `query_dhcp_config_service_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDhcpConfigServiceProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDhcpConfigServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_dhcp_config_service_profiles` (Query DHCP configuration service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8079,16 +7941,11 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `create_wifi_calling_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiCallingServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_wifi_calling_service_profile_v1` (Create Wi-Fi calling service profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8258,16 +8115,11 @@ static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_wifi_calling_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiCallingServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_wifi_calling_service_profile_v1` (Get Wi-Fi calling service profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8434,16 +8286,11 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_wifi_calling_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiCallingServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_wifi_calling_service_profile_v1` (Update Wi-Fi calling service profile (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8552,18 +8399,12 @@ static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `delete_wifi_calling_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiCallingServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiCallingServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_wifi_calling_service_profile` (Delete Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8668,16 +8509,11 @@ static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `query_wifi_calling_service_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWifiCallingServiceProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWifiCallingServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_wifi_calling_service_profiles` (Query Wi-Fi calling service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8786,16 +8622,11 @@ static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::O
 };
 /// Representations offered by `add_radius_server_profile_to_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddRadiusServerProfileToEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddRadiusServerProfileToEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::add_radius_server_profile_to_ethernet_port_profile` (Add RADIUS server profile to Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8903,16 +8734,11 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runti
 };
 /// Representations offered by `remove_radius_server_profile_from_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveRadiusServerProfileFromEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveRadiusServerProfileFromEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::remove_radius_server_profile_from_ethernet_port_profile` (Remove RADIUS server profile from Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.

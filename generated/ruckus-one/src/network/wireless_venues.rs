@@ -2994,16 +2994,11 @@ static CREATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `create_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::create_venue` (Create venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3108,16 +3103,11 @@ static GET_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation 
 };
 /// Representations offered by `get_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue` (Get venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3187,16 +3177,11 @@ static UPDATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `update_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::update_venue` (Update venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3301,16 +3286,11 @@ static DELETE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `delete_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::delete_venue` (Delete venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3415,16 +3395,11 @@ static QUERY_VENUES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `query_venues`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenuesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenuesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_venues` (Query venues).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3518,16 +3493,11 @@ static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_venue_upload_url`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueUploadUrlVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueUploadUrlVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::create_venue_upload_url` (Create venue upload URL).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3602,16 +3572,11 @@ static GET_VENUE_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_venue_file_url`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueFileUrlVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueFileUrlVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_file_url` (Get venue file URL).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3686,16 +3651,11 @@ static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `query_venue_floorplans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueFloorplansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueFloorplansVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_venue_floorplans` (Query venue floor plans).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3776,16 +3736,11 @@ static QUERY_QOS_STATISTICS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_qos_statistics`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryQosStatisticsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryQosStatisticsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_qos_statistics` (Query QoS statistics).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3860,16 +3815,11 @@ static LIST_VENUE_APS_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `list_venue_aps_models`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueApsModelsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueApsModelsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::list_venue_aps_models` (List models of venue APs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3944,16 +3894,11 @@ static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `list_venue_mesh_topologies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueMeshTopologiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueMeshTopologiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::list_venue_mesh_topologies` (List venue mesh topologies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4028,16 +3973,11 @@ static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `list_venue_topologies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueTopologiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueTopologiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::list_venue_topologies` (List venue topologies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4112,16 +4052,11 @@ static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_venue_floor_plan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueFloorPlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_floor_plan` (Get venue floor plan).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4196,16 +4131,11 @@ static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_venue_floor_plan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueFloorPlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::update_venue_floor_plan` (Update venue floor plan).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4310,16 +4240,11 @@ static DELETE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_venue_floor_plan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueFloorPlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::delete_venue_floor_plan` (Delete venue floor plan).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4424,16 +4349,11 @@ static GET_VENUE_FLOOR_PLANS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_venue_floor_plans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueFloorPlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueFloorPlansVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_floor_plans` (Get venue floor plans).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4508,16 +4428,11 @@ static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_venue_floor_plan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueFloorPlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::create_venue_floor_plan` (Create venue floor plan).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4622,16 +4537,11 @@ static GET_VENUE_ROGUE_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_venue_rogue_aps`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueRogueApsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetVenueRogueApsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_rogue_aps` (Get venue rogue aps).
 ///
 /// Set optional parameters with its methods, then call `send`.

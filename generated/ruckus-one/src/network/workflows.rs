@@ -4051,16 +4051,11 @@ static GET_ALL_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_all_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllEnrollmentActionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_enrollment_actions` (Get all enrollment actions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4178,16 +4173,11 @@ static CREATE_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `create_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateEnrollmentActionsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_enrollment_actions` (Create enrollment actions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4292,16 +4282,11 @@ static QUERY_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEnrollmentActionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_enrollment_actions` (Query enrollment actions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4469,16 +4454,11 @@ static GET_ENROLLMENT_ACTION: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_enrollment_action`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEnrollmentActionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEnrollmentActionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_enrollment_action` (Get enrollment action).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4548,16 +4528,11 @@ static DELETE_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteEnrollmentActionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_enrollment_actions` (Delete enrollment actions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4662,16 +4637,11 @@ static EDIT_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `edit_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EditEnrollmentActionsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type EditEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::edit_enrollment_actions` (Edit enrollment actions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4892,16 +4862,11 @@ static GET_ALL_ENROLLMENT_ACTION_BY_TYPE: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `get_all_enrollment_action_by_type`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllEnrollmentActionByTypeVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllEnrollmentActionByTypeVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_enrollment_action_by_type` (Get all enrollment action by type).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5019,16 +4984,11 @@ static CREATE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `create_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_workflow` (Create workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5133,16 +5093,11 @@ static CLONE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `clone_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CloneWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type CloneWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::clone_workflow` (Clone workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5247,16 +5202,11 @@ static QUERY_FOR_VERSIONED_WORKFLOWS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_for_versioned_workflows`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryForVersionedWorkflowsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryForVersionedWorkflowsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_versioned_workflows` (Query for versioned workflows).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5358,16 +5308,11 @@ static GET_UI_CONFIGURATION: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_ui_configuration`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetUiConfigurationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetUiConfigurationVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_ui_configuration` (Get ui configuration).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5442,16 +5387,11 @@ static CREATE_UI_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `create_ui_config`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateUiConfigVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type CreateUiConfigVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_ui_config` (Create ui config).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5562,16 +5502,11 @@ static RESET_UI_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `reset_ui_config`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ResetUiConfigVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ResetUiConfigVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::reset_ui_config` (Reset ui config).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5676,16 +5611,11 @@ static GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_all_split_step_options_for_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllSplitStepOptionsForStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllSplitStepOptionsForStepVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_split_step_options_for_step` (Get all split step options for step).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5760,16 +5690,11 @@ static CREATE_OPTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `create_option`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateOptionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateOptionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_option` (Create option).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5874,16 +5799,11 @@ static CREATE_NEXT_STEP_FOR_OPTION: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `create_next_step_for_option`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateNextStepForOptionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateNextStepForOptionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_next_step_for_option` (Create next step for option).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5988,16 +5908,11 @@ static CREATE_CHILD_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `create_child_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateChildStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateChildStepVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_child_step` (Create child step).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6102,16 +6017,11 @@ static NESTED_CLONE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `nested_clone_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum NestedCloneWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type NestedCloneWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::nested_clone_workflow` (Nested clone workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6216,16 +6126,11 @@ static QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `query_for_steps_assigned_to_this_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryForStepsAssignedToThisWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryForStepsAssignedToThisWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_steps_assigned_to_this_workflow` (Query for steps assigned to this workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6332,16 +6237,11 @@ static QUERY_FOR_WORKFLOWS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_for_workflows`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryForWorkflowsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryForWorkflowsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_workflows` (Query for workflows).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6443,16 +6343,11 @@ static QUERY_FOR_ACTION_DEFINITIONS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_for_action_definitions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryForActionDefinitionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryForActionDefinitionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_action_definitions` (Query for action definitions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6556,16 +6451,11 @@ static GET_WORKFLOW_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_workflow_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWorkflowByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWorkflowByIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_workflow_by_id` (Get workflow by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6638,16 +6528,11 @@ static DELETE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `delete_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_workflow` (Delete workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6752,16 +6637,11 @@ static UPDATE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `update_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::update_workflow` (Update workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6866,16 +6746,11 @@ static GET_IMAGE_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_image_file`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetImageFileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetImageFileVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_image_file` (Get image file).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6950,16 +6825,11 @@ static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_all_steps_for_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllStepsForWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllStepsForWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_steps_for_workflow` (Get all steps for workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7079,16 +6949,11 @@ static GET_STEP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_step_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetStepByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetStepByIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_step_by_id` (Get step by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7163,16 +7028,11 @@ static DELETE_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `delete_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteStepVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_step` (Delete step).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7277,16 +7137,11 @@ static GET_SPLIT_STEP_OPTION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_split_step_option_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSplitStepOptionByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSplitStepOptionByIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_split_step_option_by_id` (Get split step option by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7361,16 +7216,11 @@ static DELETE_SPLIT_OPTION: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_split_option`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSplitOptionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSplitOptionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_split_option` (Delete split option).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7475,16 +7325,11 @@ static GET_ALL_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_all_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllActionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_actions` (Get all actions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7604,16 +7449,11 @@ static GET_BY_DEFINITION_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_by_definition_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetByDefinitionIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetByDefinitionIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_by_definition_id` (Get by definition id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7688,16 +7528,11 @@ static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_required_prior_definitions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRequiredPriorDefinitionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRequiredPriorDefinitionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_required_prior_definitions` (Get required prior definitions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7772,16 +7607,11 @@ static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_descendant_steps`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDescendantStepsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDescendantStepsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_descendant_steps` (Delete descendant steps).
 ///
 /// Set optional parameters with its methods, then call `send`.

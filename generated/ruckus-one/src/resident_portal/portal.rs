@@ -3284,16 +3284,11 @@ static GET_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_unit_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetUnitUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetUnitUserVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::get_unit_user` (Get unit user).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3366,16 +3361,11 @@ static UPDATE_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_unit_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateUnitUserVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateUnitUserVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::update_unit_user` (Update unit user).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3450,16 +3440,11 @@ static QUERY_UNIT_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `query_unit_users`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryUnitUsersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryUnitUsersVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::query_unit_users` (Query unit users).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3559,16 +3544,11 @@ static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_unit_user_devices`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListUnitUserDevicesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListUnitUserDevicesVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::list_unit_user_devices` (List unit user devices).
 ///
 /// Set optional parameters with its methods, then call `send`.

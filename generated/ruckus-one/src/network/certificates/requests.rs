@@ -19,16 +19,11 @@ static GET_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_certificate`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCertificateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetCertificateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_certificate` (Get certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -165,16 +160,11 @@ static PATCH_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `patch_certificate`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchCertificateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchCertificateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_certificate` (Patch certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -279,16 +269,11 @@ static DELETE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `delete_certificate`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCertificateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteCertificateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_certificate` (Delete certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -455,16 +440,11 @@ static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `create_certificate_authority`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateCertificateAuthorityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateCertificateAuthorityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_certificate_authority` (Create certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -569,16 +549,11 @@ static GET_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_certificate_authority`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCertificateAuthorityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetCertificateAuthorityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_certificate_authority` (Get certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -653,16 +628,11 @@ static DELETE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_certificate_authority`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCertificateAuthorityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteCertificateAuthorityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_certificate_authority` (Delete certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -767,16 +737,11 @@ static QUERY_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_certificate_authorities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCertificateAuthoritiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryCertificateAuthoritiesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certificate_authorities` (Query certificate authorities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -870,16 +835,11 @@ static CREATE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `create_certificate_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateCertificateTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateCertificateTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_certificate_template` (Create certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -984,16 +944,11 @@ static CREATE_SUB_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `create_sub_certificate_authority`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSubCertificateAuthorityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSubCertificateAuthorityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_sub_certificate_authority` (Create sub certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1098,16 +1053,11 @@ static QUERY_SUB_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `query_sub_certificate_authorities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySubCertificateAuthoritiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySubCertificateAuthoritiesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_sub_certificate_authorities` (Query sub certificate authorities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1201,16 +1151,11 @@ static CREATE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `create_certificate`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateCertificateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateCertificateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_certificate` (Create certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1315,16 +1260,11 @@ static QUERY_CERTIFICATE_AUTHORITY_CERTIFICATES: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `query_certificate_authority_certificates`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCertificateAuthorityCertificatesVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type QueryCertificateAuthorityCertificatesVersion = super::versions::JsonOrJson_2;
 /// Request builder for `CertificatesClient::query_certificate_authority_certificates` (Query certificates of a certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1421,16 +1361,11 @@ static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `get_certificate_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCertificateTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetCertificateTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_certificate_template` (Get certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1505,16 +1440,11 @@ static PATCH_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `patch_certificate_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchCertificateTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchCertificateTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_certificate_template` (Patch certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1619,16 +1549,11 @@ static DELETE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `delete_certificate_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCertificateTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteCertificateTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_certificate_template` (Delete certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1733,16 +1658,11 @@ static QUERY_CERTIFICATE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `query_certificate_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCertificateTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryCertificateTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certificate_templates` (Query certificate templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1836,16 +1756,11 @@ static CREATE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `create_scep_key`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateScepKeyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateScepKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_scep_key` (Create SCEP key).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1950,16 +1865,11 @@ static LIST_SCEP_KEYS: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `list_scep_keys`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListScepKeysVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListScepKeysVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::list_scep_keys` (List SCEP keys).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2082,16 +1992,11 @@ static GET_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_scep_key`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetScepKeyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetScepKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_scep_key` (Get SCEP key).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2161,16 +2066,11 @@ static DELETE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `delete_scep_key`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteScepKeyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteScepKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_scep_key` (Delete SCEP key).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2275,16 +2175,11 @@ static QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES: ruckus_one_runtime::Ope
 };
 /// Representations offered by `query_certificate_template_identity_certificates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCertificateTemplateIdentityCertificatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryCertificateTemplateIdentityCertificatesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certificate_template_identity_certificates` (Query certificates of an identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2381,16 +2276,11 @@ static QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `query_certificate_template_certificates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCertificateTemplateCertificatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryCertificateTemplateCertificatesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certificate_template_certificates` (Query certificates of a template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2487,16 +2377,11 @@ static QUERY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `query_certificates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCertificatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryCertificatesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certificates` (Query certificates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2652,16 +2537,11 @@ static LIST_RADIUS_PROFILE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `list_radius_profile_certificates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListRadiusProfileCertificatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListRadiusProfileCertificatesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::list_radius_profile_certificates` (List certificates of a RADIUS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2736,16 +2616,11 @@ static LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `list_radius_profile_certificate_authorities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListRadiusProfileCertificateAuthoritiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListRadiusProfileCertificateAuthoritiesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::list_radius_profile_certificate_authorities` (List certificate authorities of a RADIUS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2823,16 +2698,11 @@ static CREATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_saml_idp_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSamlIdpProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_saml_idp_profile` (Create SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2910,16 +2780,11 @@ static GET_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_saml_idp_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSamlIdpProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_saml_idp_profile` (Get SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2994,16 +2859,11 @@ static UPDATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_saml_idp_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSamlIdpProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::update_saml_idp_profile` (Update SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3081,16 +2941,11 @@ static PATCH_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `patch_saml_idp_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchSamlIdpProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_saml_idp_profile` (Patch SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3168,16 +3023,11 @@ static DELETE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_saml_idp_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSamlIdpProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_saml_idp_profile` (Delete SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3255,16 +3105,11 @@ static ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_signing_certificate_to_saml_idp_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSigningCertificateToSamlIdpProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddSigningCertificateToSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::add_signing_certificate_to_saml_idp_profile` (Add signing certificate to SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3345,16 +3190,11 @@ static REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `remove_signing_certificate_from_saml_idp_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveSigningCertificateFromSamlIdpProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveSigningCertificateFromSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::remove_signing_certificate_from_saml_idp_profile` (Remove signing certificate from SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3435,16 +3275,11 @@ static ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Opera
 };
 /// Representations offered by `add_encryption_certificate_to_saml_idp_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddEncryptionCertificateToSamlIdpProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddEncryptionCertificateToSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::add_encryption_certificate_to_saml_idp_profile` (Add encryption certificate to SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3525,16 +3360,11 @@ static REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::
 };
 /// Representations offered by `remove_encryption_certificate_from_saml_idp_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveEncryptionCertificateFromSamlIdpProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveEncryptionCertificateFromSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::remove_encryption_certificate_from_saml_idp_profile` (Remove encryption certificate from SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3615,16 +3445,11 @@ static ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `add_saml_idp_profile_to_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSamlIdpProfileToWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddSamlIdpProfileToWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::add_saml_idp_profile_to_wifi_network` (Add SAML identity provider profile to network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3729,16 +3554,11 @@ static ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `add_certificate_template_to_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddCertificateTemplateToWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddCertificateTemplateToWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::add_certificate_template_to_wifi_network` (Add certificate template to network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3846,16 +3666,11 @@ static REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK: ruckus_one_runtime::Operat
 };
 /// Representations offered by `remove_certificate_template_from_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveCertificateTemplateFromWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveCertificateTemplateFromWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::remove_certificate_template_from_wifi_network` (Remove certificate template from network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3963,16 +3778,11 @@ static CERT_TEMP_UPDATE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `cert_temp_update_policy_set_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CertTempUpdatePolicySetIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type CertTempUpdatePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::cert_temp_update_policy_set_id` (Cert temp update policy set id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4077,16 +3887,11 @@ static CERT_TEMP_REMOVE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `cert_temp_remove_policy_set_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CertTempRemovePolicySetIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type CertTempRemovePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::cert_temp_remove_policy_set_id` (Cert temp remove policy set id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4191,16 +3996,11 @@ static QUERY_CERTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `query_certs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCertsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryCertsVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certs` (Query certs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4294,16 +4094,11 @@ static UPLOAD_CERT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `upload_cert`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UploadCertVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type UploadCertVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::upload_cert` (Upload cert).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4414,16 +4209,11 @@ static GET_NOTIFICATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `get_notifications`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetNotificationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetNotificationsVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_notifications` (Get notifications).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4536,16 +4326,11 @@ static CREATE_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `create_notification`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateNotificationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateNotificationVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_notification` (Create notification).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4650,16 +4435,11 @@ static GET_MSI_PACKAGES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_msi_packages`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMsiPackagesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetMsiPackagesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_msi_packages` (Get msi packages).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4772,16 +4552,11 @@ static CREATE_MSI_PACKAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `create_msi_package`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMsiPackageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateMsiPackageVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_msi_package` (Create msi package).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4886,16 +4661,11 @@ static GENERATE_CERT_TO_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `generate_cert_to_identity`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GenerateCertToIdentityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GenerateCertToIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::generate_cert_to_identity` (Generate cert to identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5000,16 +4770,11 @@ static GENERATE_CERT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `generate_cert`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GenerateCertVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GenerateCertVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::generate_cert` (Generate cert).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5114,16 +4879,11 @@ static DOWNLOAD_CERT_DER: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `download_cert_der`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DownloadCertDerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DownloadCertDerVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::download_cert_der` (Download cert der).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5276,16 +5036,11 @@ static PATCH_CERT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
 };
 /// Representations offered by `patch_cert`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchCertVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchCertVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_cert` (Patch cert).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5452,16 +5207,11 @@ static PATCH_CA: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
 };
 /// Representations offered by `patch_ca`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchCaVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchCaVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_ca` (Patch ca).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5566,16 +5316,11 @@ static QUERY_TEMPLATES_BY_CA: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_templates_by_ca`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTemplatesByCaVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTemplatesByCaVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_templates_by_ca` (Query templates by ca).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5669,16 +5414,11 @@ static UPLOAD_CA_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `upload_ca_private_key`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UploadCaPrivateKeyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type UploadCaPrivateKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::upload_ca_private_key` (Upload ca private key).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5789,16 +5529,11 @@ static DELETE_CA_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `delete_ca_private_key`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCaPrivateKeyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteCaPrivateKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_ca_private_key` (Delete ca private key).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5903,16 +5638,11 @@ static PATCH_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `patch_scep_key`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchScepKeyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchScepKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_scep_key` (Patch scep key).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6017,16 +5747,11 @@ static GET_NOTIFICATION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_notification_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetNotificationByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetNotificationByIdVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_notification_by_id` (Get notification by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6101,16 +5826,11 @@ static DELETE_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_notification`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteNotificationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteNotificationVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_notification` (Delete notification).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6215,16 +5935,11 @@ static PATCH_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `patch_notification`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchNotificationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchNotificationVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_notification` (Patch notification).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6329,16 +6044,11 @@ static GET_MSI_PACKAGE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_msi_package_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMsiPackageByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetMsiPackageByIdVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_msi_package_by_id` (Get msi package by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6413,16 +6123,11 @@ static DELETE_MSI_PACKAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `delete_msi_package`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMsiPackageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteMsiPackageVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_msi_package` (Delete msi package).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6527,16 +6232,11 @@ static PATCH_MSI_PACKAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `patch_msi_package`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchMsiPackageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchMsiPackageVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_msi_package` (Patch msi package).
 ///
 /// Set optional parameters with its methods, then call `send`.

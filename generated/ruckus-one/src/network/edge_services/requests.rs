@@ -954,16 +954,11 @@ static QUERY_EDGE_SD_LAN_SERVICES: ruckus_one_runtime::Operation = ruckus_one_ru
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `query_edge_sd_lan_services`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEdgeSdLanServicesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEdgeSdLanServicesVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::query_edge_sd_lan_services` (Query SD-LAN services).
@@ -3009,16 +3004,11 @@ static ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Operat
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `activate_tunnel_profile_on_venue_edge_cluster`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateTunnelProfileOnVenueEdgeClusterVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateTunnelProfileOnVenueEdgeClusterVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::activate_tunnel_profile_on_venue_edge_cluster` (Activate edge cluster in tunnel profile).
@@ -3134,16 +3124,11 @@ static DEACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Oper
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `deactivate_tunnel_profile_on_venue_edge_cluster`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateTunnelProfileOnVenueEdgeClusterVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateTunnelProfileOnVenueEdgeClusterVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::deactivate_tunnel_profile_on_venue_edge_cluster` (Deactivate edge cluster in tunnel profile).
@@ -3259,16 +3244,11 @@ static GET_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation = 
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `get_venue_edge_cluster_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueEdgeClusterNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueEdgeClusterNetworkSettingsVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_venue_edge_cluster_network_settings` (Get edge cluster network settings).
@@ -3354,16 +3334,11 @@ static PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation 
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `patch_venue_edge_cluster_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchVenueEdgeClusterNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchVenueEdgeClusterNetworkSettingsVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_venue_edge_cluster_network_settings` (Patch edge cluster network settings).
@@ -3479,16 +3454,11 @@ static GET_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_r
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `get_venue_edge_port_configs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueEdgePortConfigsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueEdgePortConfigsVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_venue_edge_port_configs` (Get edge port configurations).
@@ -3571,16 +3541,11 @@ static PATCH_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `patch_venue_edge_port_configs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchVenueEdgePortConfigsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchVenueEdgePortConfigsVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_venue_edge_port_configs` (Patch edge port configurations).
@@ -4092,16 +4057,11 @@ static CREATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `create_venue_edge_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueEdgeLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueEdgeLagVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::create_venue_edge_lag` (Create edge LAG).
@@ -4214,16 +4174,11 @@ static GET_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `get_venue_edge_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueEdgeLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueEdgeLagVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_venue_edge_lag` (Get edge LAG).
@@ -4306,16 +4261,11 @@ static UPDATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `update_venue_edge_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueEdgeLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueEdgeLagVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::update_venue_edge_lag` (Update edge LAG).
@@ -4428,16 +4378,11 @@ static PATCH_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime:
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `patch_venue_edge_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchVenueEdgeLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchVenueEdgeLagVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::patch_venue_edge_lag` (Patch edge LAG).
@@ -4550,16 +4495,11 @@ static DELETE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `delete_venue_edge_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueEdgeLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueEdgeLagVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::delete_venue_edge_lag` (Delete edge LAG).
@@ -4672,16 +4612,11 @@ static CREATE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruck
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `create_venue_edge_lag_sub_interface`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueEdgeLagSubInterfaceVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueEdgeLagSubInterfaceVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::create_venue_edge_lag_sub_interface` (Create edge LAG sub-interface).
@@ -4794,16 +4729,11 @@ static GET_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `get_venue_edge_lag_sub_interface`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueEdgeLagSubInterfaceVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueEdgeLagSubInterfaceVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::get_venue_edge_lag_sub_interface` (Get edge LAG sub-interface).
@@ -4886,16 +4816,11 @@ static DELETE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruck
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `delete_venue_edge_lag_sub_interface`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueEdgeLagSubInterfaceVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueEdgeLagSubInterfaceVersion = super::versions::V1OrJson;
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Request builder for `EdgeServicesClient::delete_venue_edge_lag_sub_interface` (Delete edge LAG sub-interface).
@@ -5004,16 +4929,11 @@ static GET_ARP_TERMINATION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_arp_termination_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetArpTerminationSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetArpTerminationSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_arp_termination_settings` (Get arp termination settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5088,16 +5008,11 @@ static UPDATE_ARP_TERMINATION_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_arp_termination_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateArpTerminationSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateArpTerminationSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::update_arp_termination_settings` (Update arp termination settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5202,16 +5117,11 @@ static GET_MDNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_mdns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMdnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetMdnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_mdns_proxy_profile` (Get mdns proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5286,16 +5196,11 @@ static UPDATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_mdns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateMdnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateMdnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::update_mdns_proxy_profile` (Update mdns proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5400,16 +5305,11 @@ static DELETE_MDNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_mdns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMdnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteMdnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_mdns_proxy_profile` (Delete mdns proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5514,16 +5414,11 @@ static ACTIVATE_MDNS_PROXY: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `activate_mdns_proxy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateMdnsProxyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateMdnsProxyVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::activate_mdns_proxy` (Activate mdns proxy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5598,16 +5493,11 @@ static DEACTIVATE_MDNS_PROXY: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `deactivate_mdns_proxy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateMdnsProxyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateMdnsProxyVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::deactivate_mdns_proxy` (Deactivate mdns proxy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5682,16 +5572,11 @@ static GET_DHCP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_dhcp_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDhcpByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDhcpByIdVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_dhcp_by_id` (Get dhcp by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5766,16 +5651,11 @@ static UPDATE_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_dhcp`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDhcpVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::update_dhcp` (Update dhcp).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5850,16 +5730,11 @@ static DELETE_DHCP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `delete_dhcp_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDhcpByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDhcpByIdVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_dhcp_by_id` (Delete dhcp by id).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5934,16 +5809,11 @@ static PATCH_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
 };
 /// Representations offered by `patch_dhcp`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchDhcpVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_dhcp` (Patch dhcp).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6018,16 +5888,11 @@ static ACTIVATE_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `activate_dhcp`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDhcpVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::activate_dhcp` (Activate dhcp).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6102,16 +5967,11 @@ static DEACTIVATE_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `deactivate_dhcp`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateDhcpVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::deactivate_dhcp` (Deactivate dhcp).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6190,18 +6050,12 @@ static GET_EDGE_CLUSTERS_BY_PAGE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_edge_clusters_by_page`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEdgeClustersByPageVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEdgeClustersByPageVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::get_edge_clusters_by_page` (Get edge clusters by page).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6315,18 +6169,12 @@ static CREATE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `create_edge_cluster`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateEdgeClusterVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateEdgeClusterVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::create_edge_cluster` (Create edge cluster).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6431,16 +6279,11 @@ static CREATE_EDGE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `create_edge_device`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateEdgeDeviceVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateEdgeDeviceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::create_edge_device` (Create edge device).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6519,18 +6362,12 @@ static QUERY_VENUE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `query_venue_edge_compatibilities`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueEdgeCompatibilitiesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueEdgeCompatibilitiesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::query_venue_edge_compatibilities` (Query venue edge compatibilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6605,16 +6442,11 @@ static CREATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `create_mdns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMdnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateMdnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::create_mdns_proxy_profile` (Create mdns proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6723,18 +6555,12 @@ static QUERY_EDGE_FEATURES_REQUIREMENT: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `query_edge_features_requirement`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEdgeFeaturesRequirementVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEdgeFeaturesRequirementVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::query_edge_features_requirement` (Query edge features requirement).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6809,16 +6635,11 @@ static CREATE_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `create_dhcp`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDhcpVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::create_dhcp` (Create dhcp).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6897,18 +6718,12 @@ static QUERY_EDGE_DHCP_SERVICE_COMPATIBILITIES: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `query_edge_dhcp_service_compatibilities`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEdgeDhcpServiceCompatibilitiesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEdgeDhcpServiceCompatibilitiesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::query_edge_dhcp_service_compatibilities` (Query edge dhcp service compatibilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6986,16 +6801,11 @@ static PATCH_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `patch_edge_lag_sub_interface`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchEdgeLagSubInterfaceVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchEdgeLagSubInterfaceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_edge_lag_sub_interface` (Patch edge lag sub interface).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7104,18 +6914,12 @@ static GET_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_edge_cluster`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEdgeClusterVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEdgeClusterVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::get_edge_cluster` (Get edge cluster).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7190,16 +6994,11 @@ static DELETE_SINGLE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `delete_single_edge_cluster`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSingleEdgeClusterVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSingleEdgeClusterVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_single_edge_cluster` (Delete single edge cluster).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7308,18 +7107,12 @@ static UPDATE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_edge_cluster`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateEdgeClusterVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateEdgeClusterVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::update_edge_cluster` (Update edge cluster).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7424,16 +7217,11 @@ static GET_EDGE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_edge_device`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEdgeDeviceVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEdgeDeviceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_edge_device` (Get edge device).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7506,16 +7294,11 @@ static DELETE_EDGE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `delete_edge_device`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteEdgeDeviceVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteEdgeDeviceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_edge_device` (Delete edge device).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7590,16 +7373,11 @@ static PATCH_EDGE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `patch_edge_device`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchEdgeDeviceVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchEdgeDeviceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_edge_device` (Patch edge device).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7674,16 +7452,11 @@ static GET_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_edge_static_route_config`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEdgeStaticRouteConfigVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEdgeStaticRouteConfigVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_edge_static_route_config` (Get edge static route config).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7758,16 +7531,11 @@ static PATCH_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `patch_edge_static_route_config`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchEdgeStaticRouteConfigVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchEdgeStaticRouteConfigVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_edge_static_route_config` (Patch edge static route config).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7934,16 +7702,11 @@ static GET_EDGE_DNS_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_edge_dns_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEdgeDnsServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEdgeDnsServersVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_edge_dns_servers` (Get edge dns servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8018,16 +7781,11 @@ static PATCH_EDGE_DNS_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `patch_edge_dns_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchEdgeDnsServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchEdgeDnsServersVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_edge_dns_servers` (Patch edge dns servers).
 ///
 /// Set optional parameters with its methods, then call `send`.

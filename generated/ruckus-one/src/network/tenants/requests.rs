@@ -19,16 +19,11 @@ static GET_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
 };
 /// Representations offered by `get_tenant`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTenantVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_tenant` (Get tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -103,16 +98,11 @@ static UPDATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `update_tenant`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTenantVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant` (Update tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -217,16 +207,11 @@ static DELETE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `delete_tenant`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTenantVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_tenant` (Delete tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -331,16 +316,11 @@ static CREATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `create_tenant`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTenantVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::create_tenant` (Create tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -439,16 +419,11 @@ static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `list_tenant_delegations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListTenantDelegationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListTenantDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::list_tenant_delegations` (Get tenant delegations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -523,16 +498,11 @@ static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_tenant_delegations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTenantDelegationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTenantDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant_delegations` (Update tenant delegations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -685,16 +655,11 @@ static LIST_TENANT_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `list_tenant_admins`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListTenantAdminsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListTenantAdminsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::list_tenant_admins` (List tenant administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -769,16 +734,11 @@ static GET_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_tenant_admin`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTenantAdminVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTenantAdminVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_tenant_admin` (Get tenant administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -967,16 +927,11 @@ static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `list_tenant_admin_delegations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListTenantAdminDelegationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListTenantAdminDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::list_tenant_admin_delegations` (Get administrator delegations of a tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1051,16 +1006,11 @@ static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_tenant_admin_delegations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTenantAdminDelegationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTenantAdminDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant_admin_delegations` (Update administrator delegations of a tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1165,16 +1115,11 @@ static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `update_tenant_activation`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTenantActivationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type UpdateTenantActivationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant_activation` (Update tenant activation).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1249,16 +1194,11 @@ static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_tenant_activation`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTenantActivationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTenantActivationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_tenant_activation` (Delete tenant activation).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1333,16 +1273,11 @@ static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_tenant_support_status`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTenantSupportStatusVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTenantSupportStatusVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_tenant_support_status` (Get tenant support status).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1417,16 +1352,11 @@ static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `update_tenant_support_status`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTenantSupportStatusVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type UpdateTenantSupportStatusVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant_support_status` (Update tenant support status).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1496,16 +1426,11 @@ static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_tenant_support_status`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTenantSupportStatusVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTenantSupportStatusVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_tenant_support_status` (Delete tenant support status).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1575,16 +1500,11 @@ static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `create_firmware_upgrade_schedule`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateFirmwareUpgradeScheduleVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateFirmwareUpgradeScheduleVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::create_firmware_upgrade_schedule` (Create firmware upgrade schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1680,16 +1600,11 @@ static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `patch_tenant_delegations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchTenantDelegationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchTenantDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::patch_tenant_delegations` (Update tenant delegations (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1785,16 +1700,11 @@ static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `patch_admin_delegations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchAdminDelegationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchAdminDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::patch_admin_delegations` (Update administrator delegations (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1899,16 +1809,11 @@ static GET_SELF_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_self_tenant`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSelfTenantVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSelfTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_self_tenant` (Get own tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2070,16 +1975,11 @@ static LIST_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `list_tenant_notification_recipients`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListTenantNotificationRecipientsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListTenantNotificationRecipientsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::list_tenant_notification_recipients` (List notification recipients).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2154,16 +2054,11 @@ static DELETE_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `delete_tenant_notification_recipients`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTenantNotificationRecipientsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteTenantNotificationRecipientsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_tenant_notification_recipients` (Delete notification recipients).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2271,16 +2166,11 @@ static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `create_tenant_mobile_push_notification`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTenantMobilePushNotificationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTenantMobilePushNotificationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::create_tenant_mobile_push_notification` (Send mobile push notification).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2363,16 +2253,11 @@ static QUERY_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `query_tenant_notification_recipients`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTenantNotificationRecipientsVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type QueryTenantNotificationRecipientsVersion = super::versions::JsonOrJson_2;
 /// Request builder for `TenantsClient::query_tenant_notification_recipients` (Query notification recipients).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2620,16 +2505,11 @@ static GET_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_tenant_privacy_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTenantPrivacySettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTenantPrivacySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_tenant_privacy_settings` (Get privacy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2704,16 +2584,11 @@ static CREATE_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `create_tenant_privacy_settings`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTenantPrivacySettingsVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type CreateTenantPrivacySettingsVersion = super::versions::JsonOrJson_2;
 /// Request builder for `TenantsClient::create_tenant_privacy_settings` (Create privacy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2788,16 +2663,11 @@ static PATCH_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `patch_tenant_privacy_settings`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchTenantPrivacySettingsVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type PatchTenantPrivacySettingsVersion = super::versions::JsonOrJson_2;
 /// Request builder for `TenantsClient::patch_tenant_privacy_settings` (Update privacy settings (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2872,16 +2742,11 @@ static UPDATE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `update_admins`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateAdminsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateAdminsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_admins` (Update administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2986,16 +2851,11 @@ static CREATE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `create_admin`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateAdminVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateAdminVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::create_admin` (Create administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3100,16 +2960,11 @@ static LIST_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `list_admins`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListAdminsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListAdminsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::list_admins` (List administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3192,16 +3047,11 @@ static DELETE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `delete_admins`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteAdminsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteAdminsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_admins` (Delete administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3306,16 +3156,11 @@ static GET_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation 
 };
 /// Representations offered by `get_admin`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAdminVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAdminVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_admin` (Get administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3390,16 +3235,11 @@ static DELETE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `delete_admin`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteAdminVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteAdminVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_admin` (Delete administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3504,16 +3344,11 @@ static QUERY_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `query_admins`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryAdminsVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type QueryAdminsVersion = super::versions::JsonOrJson_2;
 /// Request builder for `TenantsClient::query_admins` (Query administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3655,16 +3490,11 @@ static AP_COUNT_SUMMARY: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `ap_count_summary`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ApCountSummaryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ApCountSummaryVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::ap_count_summary` (Ap count summary).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3758,16 +3588,11 @@ static GET_USER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_user_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetUserProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetUserProfileVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_user_profile` (Get user profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3842,16 +3667,11 @@ static UPDATE_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateUserVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_user` (Update user).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3926,16 +3746,11 @@ static REPLACE_OWN_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `replace_own_tenant`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ReplaceOwnTenantVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ReplaceOwnTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::replace_own_tenant` (Replace own tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4010,16 +3825,11 @@ static GET_DELEGATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_delegation`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDelegationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDelegationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_delegation` (Get delegation).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4094,16 +3904,11 @@ static ACCEPT_OR_REJECT_DELEGATION: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `accept_or_reject_delegation`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AcceptOrRejectDelegationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AcceptOrRejectDelegationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::accept_or_reject_delegation` (Accept or reject delegation).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4208,16 +4013,11 @@ static DELETE_DELEGATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `delete_delegation`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDelegationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDelegationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_delegation` (Delete delegation).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4506,16 +4306,11 @@ static GET_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_delegations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDelegationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_delegations` (Get delegations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4598,16 +4393,11 @@ static INVITE_VAR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
 };
 /// Representations offered by `invite_var`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum InviteVarVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type InviteVarVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::invite_var` (Invite var).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4712,16 +4502,11 @@ static GET_AUTHENTICATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_authentications`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAuthenticationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAuthenticationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_authentications` (Get authentications).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4804,16 +4589,11 @@ static ADD_AUTHENTICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `add_authentication`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddAuthenticationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddAuthenticationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::add_authentication` (Add authentication).
 ///
 /// Set optional parameters with its methods, then call `send`.

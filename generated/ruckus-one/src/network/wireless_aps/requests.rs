@@ -19,16 +19,11 @@ static CREATE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `create_venue_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::create_venue_ap` (Add or import APs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -133,16 +128,11 @@ static GET_VENUE_AP_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_venue_ap_import_results`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApImportResultsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApImportResultsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_ap_import_results` (Get AP import results).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -309,16 +299,11 @@ static CREATE_VENUE_AP_GROUP_V1: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_venue_ap_group_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueApGroupV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueApGroupV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::create_venue_ap_group_v1` (Create AP group (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -423,16 +408,11 @@ static QUERY_VENUE_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `query_venue_aps`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueApsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueApsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::query_venue_aps` (Query APs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -535,16 +515,11 @@ static QUERY_VENUE_AP_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `query_venue_ap_clients`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueApClientsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueApClientsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::query_venue_ap_clients` (Query AP clients).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -638,16 +613,11 @@ static QUERY_VENUE_APS_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `query_venue_aps_compatibilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueApsCompatibilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueApsCompatibilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::query_venue_aps_compatibilities` (Query AP compatibilities (per AP)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -743,16 +713,11 @@ static QUERY_VENUE_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `query_venue_ap_compatibilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueApCompatibilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueApCompatibilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::query_venue_ap_compatibilities` (Query AP compatibilities (per venue)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -944,16 +909,11 @@ static GET_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_venue_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_ap` (Get AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1028,16 +988,11 @@ static UPDATE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `update_venue_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::update_venue_ap` (Update AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1142,16 +1097,11 @@ static DELETE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `delete_venue_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::delete_venue_ap` (Delete AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1265,16 +1215,11 @@ static GET_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_ap_picture`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApPictureVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApPictureVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_picture` (Get AP picture).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1349,16 +1294,11 @@ static UPDATE_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `update_ap_picture`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApPictureVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type UpdateApPictureVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::update_ap_picture` (Update AP picture).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1469,16 +1409,11 @@ static DELETE_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `delete_ap_picture`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteApPictureVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteApPictureVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::delete_ap_picture` (Delete AP picture).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1583,16 +1518,11 @@ static GET_AP_LOGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `get_ap_logs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApLogsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApLogsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_logs` (Get AP logs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1662,16 +1592,11 @@ static GET_AP_PACKETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_ap_packets`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApPacketsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApPacketsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_packets` (Get AP packet capture).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1746,16 +1671,11 @@ static GET_AP_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_ap_wifi_dhcp_client_leases`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApWifiDhcpClientLeasesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApWifiDhcpClientLeasesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_wifi_dhcp_client_leases` (Get AP Wi-Fi DHCP client leases).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1830,16 +1750,11 @@ static GET_AP_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_ap_wifi_dhcp_pool_usages`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApWifiDhcpPoolUsagesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApWifiDhcpPoolUsagesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_wifi_dhcp_pool_usages` (Get AP Wi-Fi DHCP pool usages).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1914,16 +1829,11 @@ static PATCH_AP_CLIENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `patch_ap_client`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchApClientVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchApClientVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::patch_ap_client` (Patch AP client).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2028,16 +1938,11 @@ static PATCH_AP_DIAGNOSIS_COMMANDS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `patch_ap_diagnosis_commands`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchApDiagnosisCommandsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchApDiagnosisCommandsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::patch_ap_diagnosis_commands` (Patch AP diagnosis commands).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2115,16 +2020,11 @@ static PATCH_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `patch_ap_neighbors`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchApNeighborsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchApNeighborsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::patch_ap_neighbors` (Patch AP neighbors).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2229,16 +2129,11 @@ static PATCH_AP_PACKETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `patch_ap_packets`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchApPacketsVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type PatchApPacketsVersion = super::versions::JsonOrJson_2;
 /// Request builder for `WirelessApsClient::patch_ap_packets` (Patch AP packet capture).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2343,16 +2238,11 @@ static PATCH_AP_SYSTEM_COMMANDS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `patch_ap_system_commands`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchApSystemCommandsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchApSystemCommandsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::patch_ap_system_commands` (Patch AP system commands).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2427,16 +2317,11 @@ static QUERY_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `query_ap_neighbors`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryApNeighborsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryApNeighborsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::query_ap_neighbors` (Query AP neighbors).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2530,16 +2415,11 @@ static ADD_SNMP_AGENT_PROFILE_TO_AP: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `add_snmp_agent_profile_to_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSnmpAgentProfileToApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddSnmpAgentProfileToApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::add_snmp_agent_profile_to_ap` (Add SNMP agent profile to AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2644,16 +2524,11 @@ static REMOVE_SNMP_AGENT_PROFILE_FROM_AP: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `remove_snmp_agent_profile_from_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveSnmpAgentProfileFromApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveSnmpAgentProfileFromApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::remove_snmp_agent_profile_from_ap` (Remove SNMP agent profile from AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2758,16 +2633,11 @@ static ADD_IOT_CONTROLLER_TO_AP: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `add_iot_controller_to_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddIotControllerToApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddIotControllerToApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::add_iot_controller_to_ap` (Add IoT controller to AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2872,16 +2742,11 @@ static REMOVE_IOT_CONTROLLER_FROM_AP: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `remove_iot_controller_from_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveIotControllerFromApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveIotControllerFromApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::remove_iot_controller_from_ap` (Remove IoT controller from AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2986,16 +2851,11 @@ static ADD_CLIENT_ISOLATION_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_client_isolation_profile_to_ap_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddClientIsolationProfileToApLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddClientIsolationProfileToApLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::add_client_isolation_profile_to_ap_lan_port` (Add client isolation profile to AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3103,16 +2963,11 @@ static REMOVE_CLIENT_ISOLATION_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Ope
 };
 /// Representations offered by `remove_client_isolation_profile_from_ap_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveClientIsolationProfileFromApLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveClientIsolationProfileFromApLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::remove_client_isolation_profile_from_ap_lan_port` (Remove client isolation profile from AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3220,16 +3075,11 @@ static ADD_SOFT_GRE_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `add_soft_gre_profile_to_ap_lan_port`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSoftGreProfileToApLanPortVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type AddSoftGreProfileToApLanPortVersion = super::versions::JsonOrJson_2;
 /// Request builder for `WirelessApsClient::add_soft_gre_profile_to_ap_lan_port` (Add SoftGRE profile to AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3340,16 +3190,11 @@ static REMOVE_SOFT_GRE_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `remove_soft_gre_profile_from_ap_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveSoftGreProfileFromApLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveSoftGreProfileFromApLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::remove_soft_gre_profile_from_ap_lan_port` (Remove SoftGRE profile from AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3454,16 +3299,11 @@ static ADD_ETHERNET_PORT_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `add_ethernet_port_profile_to_ap_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddEthernetPortProfileToApLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddEthernetPortProfileToApLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::add_ethernet_port_profile_to_ap_lan_port` (Add Ethernet port profile to AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3568,16 +3408,11 @@ static REMOVE_ETHERNET_PORT_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operat
 };
 /// Representations offered by `remove_ethernet_port_profile_from_ap_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveEthernetPortProfileFromApLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveEthernetPortProfileFromApLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::remove_ethernet_port_profile_from_ap_lan_port` (Remove Ethernet port profile from AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3685,16 +3520,11 @@ static ADD_MULTICAST_DNS_PROXY_PROFILE_TO_AP: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `add_multicast_dns_proxy_profile_to_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddMulticastDnsProxyProfileToApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddMulticastDnsProxyProfileToApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::add_multicast_dns_proxy_profile_to_ap` (Add multicast DNS proxy profile to AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3799,16 +3629,11 @@ static REMOVE_MULTICAST_DNS_PROXY_PROFILE_FROM_AP: ruckus_one_runtime::Operation
 };
 /// Representations offered by `remove_multicast_dns_proxy_profile_from_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveMulticastDnsProxyProfileFromApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveMulticastDnsProxyProfileFromApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::remove_multicast_dns_proxy_profile_from_ap` (Remove multicast DNS proxy profile from AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3916,16 +3741,11 @@ static GET_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_ap_floor_position`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApFloorPositionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApFloorPositionVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_floor_position` (Get AP floor position).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4000,16 +3820,11 @@ static UPDATE_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `update_ap_floor_position`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApFloorPositionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApFloorPositionVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::update_ap_floor_position` (Update AP floor position).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4114,16 +3929,11 @@ static DELETE_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_ap_floor_position`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteApFloorPositionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteApFloorPositionVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::delete_ap_floor_position` (Delete AP floor position).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4228,16 +4038,11 @@ static GET_VENUE_AP_AVAILABLE_LTE_BANDS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_venue_ap_available_lte_bands`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApAvailableLteBandsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApAvailableLteBandsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_ap_available_lte_bands` (Get venue ap available lte bands).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4312,16 +4117,11 @@ static GET_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_ap_model_capabilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApModelCapabilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_model_capabilities` (Get ap model capabilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4399,16 +4199,11 @@ static GET_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_ap_lan_port_overwrite_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApLanPortOverwriteSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApLanPortOverwriteSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_lan_port_overwrite_settings` (Get ap lan port overwrite settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4483,16 +4278,11 @@ static UPDATE_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_ap_lan_port_overwrite_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApLanPortOverwriteSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApLanPortOverwriteSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::update_ap_lan_port_overwrite_settings` (Update ap lan port overwrite settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4599,16 +4389,11 @@ static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE: ruckus_one_runtime::Oper
 };
 /// Representations offered by `deactivate_dhcp_config_service_profile_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateDhcpConfigServiceProfileOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateDhcpConfigServiceProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::deactivate_dhcp_config_service_profile_on_venue` (Deactivate dhcp config service profile on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4718,16 +4503,11 @@ static GET_VENUE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_venue_dhcp_config_service_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueDhcpConfigServiceProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueDhcpConfigServiceProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_dhcp_config_service_profile_settings` (Get venue dhcp config service profile settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4810,16 +4590,11 @@ static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_AND_UPDATE_SETTINGS: ruckus
 };
 /// Representations offered by `activate_dhcp_config_service_profile_on_venue_and_update_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::activate_dhcp_config_service_profile_on_venue_and_update_settings` (Activate dhcp config service profile on venue and update settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4929,16 +4704,11 @@ static DISASSOCIATE_IOT_CONTROLLER_FROM_VENUE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `disassociate_iot_controller_from_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DisassociateIotControllerFromVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DisassociateIotControllerFromVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::disassociate_iot_controller_from_venue` (Disassociate iot controller from venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5048,16 +4818,11 @@ static ASSOCIATE_IOT_CONTROLLER_WITH_VENUE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `associate_iot_controller_with_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AssociateIotControllerWithVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AssociateIotControllerWithVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::associate_iot_controller_with_venue` (Associate iot controller with venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5164,16 +4929,11 @@ static DEACTIVATE_LBS_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `deactivate_lbs_server_profile_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateLbsServerProfileOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateLbsServerProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::deactivate_lbs_server_profile_on_venue` (Deactivate lbs server profile on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5280,16 +5040,11 @@ static ACTIVATE_LBS_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `activate_lbs_server_profile_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateLbsServerProfileOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateLbsServerProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::activate_lbs_server_profile_on_venue` (Activate lbs server profile on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5396,16 +5151,11 @@ static DEACTIVATE_ROGUE_POLICY_ON_VENUE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `deactivate_rogue_policy_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateRoguePolicyOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateRoguePolicyOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::deactivate_rogue_policy_on_venue` (Deactivate rogue policy on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5512,16 +5262,11 @@ static ACTIVATE_ROGUE_POLICY_ON_VENUE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `activate_rogue_policy_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateRoguePolicyOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateRoguePolicyOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::activate_rogue_policy_on_venue` (Activate rogue policy on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5628,16 +5373,11 @@ static GET_VENUE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_rogue_policy_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueRoguePolicySettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_rogue_policy_settings` (Get venue rogue policy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5715,16 +5455,11 @@ static UPDATE_VENUE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_venue_rogue_policy_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueRoguePolicySettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::update_venue_rogue_policy_settings` (Update venue rogue policy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5831,16 +5566,11 @@ static DEACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `deactivate_snmp_agent_profile_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateSnmpAgentProfileOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateSnmpAgentProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::deactivate_snmp_agent_profile_on_venue` (Deactivate snmp agent profile on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5947,16 +5677,11 @@ static ACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `activate_snmp_agent_profile_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateSnmpAgentProfileOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateSnmpAgentProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::activate_snmp_agent_profile_on_venue` (Activate snmp agent profile on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6063,16 +5788,11 @@ static DEACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `deactivate_syslog_server_profile_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateSyslogServerProfileOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateSyslogServerProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::deactivate_syslog_server_profile_on_venue` (Deactivate syslog server profile on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6182,16 +5902,11 @@ static ACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `activate_syslog_server_profile_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateSyslogServerProfileOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateSyslogServerProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::activate_syslog_server_profile_on_venue` (Activate syslog server profile on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6305,18 +6020,12 @@ static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_wifi_available_channels_of_venue`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiAvailableChannelsOfVenueVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiAvailableChannelsOfVenueVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessApsClient::get_wifi_available_channels_of_venue` (Get wifi available channels of venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6391,16 +6100,11 @@ static GET_VENUE_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `get_venue_wifi_dhcp_client_leases`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueWifiDhcpClientLeasesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueWifiDhcpClientLeasesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_wifi_dhcp_client_leases` (Get venue wifi dhcp client leases).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6475,16 +6179,11 @@ static GET_VENUE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_wifi_dhcp_pool_usages`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueWifiDhcpPoolUsagesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueWifiDhcpPoolUsagesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_wifi_dhcp_pool_usages` (Get venue wifi dhcp pool usages).
 ///
 /// Set optional parameters with its methods, then call `send`.
